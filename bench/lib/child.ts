@@ -1,0 +1,39 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Runs a TypeScript bench script in its own Node process (through tsx) and returns it. Its tsconfig has
+ * no `paths`, so `@svc/router` resolves to the built package (dist/), as users run it.
+ */
+export function spawnScript(script: string, args: string[]): ChildProcess {
+  const path = fileURLToPath(new URL(`../${script}`, import.meta.url));
+  const tsconfig = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
+  return spawn(process.execPath, ['--import', 'tsx', path, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
+  });
+}
+
+/** The first line a child prints (e.g. the URL it listens on). */
+export async function firstLine(child: ChildProcess): Promise<string> {
+  let buffer = '';
+  for await (const chunk of child.stdout!) {
+    buffer += String(chunk);
+    const newline = buffer.indexOf('\n');
+    if (newline !== -1) return buffer.slice(0, newline);
+  }
+  throw new Error('child exited before printing');
+}
+
+/** Runs a child to completion and parses the JSON it prints last. */
+export async function runJson<T>(script: string, args: string[]): Promise<T> {
+  const child = spawnScript(script, args);
+  let out = '';
+  child.stdout!.on('data', (chunk) => {
+    out += String(chunk);
+  });
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`${script} exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as T;
+}

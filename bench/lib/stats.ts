@@ -1,0 +1,36 @@
+/** The q-quantile (0..1) of sorted numbers. */
+export function quantile(sorted: Float64Array | number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))));
+  return sorted[index]!;
+}
+
+/** The median of a few numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return quantile(sorted, 0.5);
+}
+
+/** Runs `task` `count` times with `concurrency` workers; returns latencies (µs, sorted) and wall time. */
+export async function load(
+  count: number,
+  concurrency: number,
+  task: () => Promise<unknown>,
+): Promise<{ latenciesUs: Float64Array; seconds: number; cpuUsPerCall: number }> {
+  const latencies = new Float64Array(count);
+  let next = 0;
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const t0 = performance.now();
+      await task();
+      latencies[i] = (performance.now() - t0) * 1000;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  latencies.sort();
+  return { latenciesUs: latencies, seconds, cpuUsPerCall: (cpu.user + cpu.system) / count };
+}

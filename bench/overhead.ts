@@ -1,0 +1,56 @@
+// bench/overhead.ts (npm run bench:overhead): the router's added cost per call.
+// router.acompletion vs a direct undici request to the same mock upstream, each client in its own
+// process, alternating rounds so that machine noise falls on both alike. Prints the medians over rounds.
+import { firstLine, runJson, spawnScript } from './lib/child.js';
+import { median } from './lib/stats.js';
+
+const COUNT = Number(process.env.BENCH_COUNT ?? 20_000);
+const CONCURRENCY = 50;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+interface Result {
+  mode: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuUsPerCall: number;
+}
+
+const upstream = spawnScript('upstream.ts', []);
+const url = await firstLine(upstream);
+const runs: Record<'direct' | 'router', Result[]> = { direct: [], router: [] };
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of round % 2 === 0 ? (['direct', 'router'] as const) : (['router', 'direct'] as const)) {
+      runs[mode].push(
+        await runJson<Result>('overhead-client.ts', [mode, url, String(COUNT), String(CONCURRENCY)]),
+      );
+    }
+  }
+} finally {
+  upstream.kill('SIGTERM');
+}
+
+const summary = (mode: 'direct' | 'router') => ({
+  rps: median(runs[mode].map((r) => r.rps)),
+  p50: median(runs[mode].map((r) => r.p50)),
+  p99: median(runs[mode].map((r) => r.p99)),
+  cpu: median(runs[mode].map((r) => r.cpuUsPerCall)),
+});
+const direct = summary('direct');
+const router = summary('router');
+const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(10);
+
+console.log(`overhead: ${COUNT} calls x ${ROUNDS} rounds, concurrency ${CONCURRENCY}, medians of rounds`);
+console.log('| client | req/s | p50 (us) | p99 (us) | client CPU/call (us) |');
+console.log('|---|---:|---:|---:|---:|');
+console.log(
+  `| direct undici | ${fmt(direct.rps)} | ${fmt(direct.p50)} | ${fmt(direct.p99)} | ${fmt(direct.cpu, 1)} |`,
+);
+console.log(
+  `| router.acompletion | ${fmt(router.rps)} | ${fmt(router.p50)} | ${fmt(router.p99)} | ${fmt(router.cpu, 1)} |`,
+);
+console.log(
+  `| added | | ${fmt(router.p50 - direct.p50)} | ${fmt(router.p99 - direct.p99)} | ${fmt(router.cpu - direct.cpu, 1)} |`,
+);
+console.log(`ratio: ${(router.rps / direct.rps).toFixed(3)}`);

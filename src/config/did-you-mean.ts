@@ -1,0 +1,36 @@
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The candidate closest to `input`, when it is close enough to be a plausible typo: at most a third
+ * of its length away (and at least 1 edit, at most 3).
+ */
+export function closestMatch(input: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.min(3, Math.max(1, Math.floor(input.length / 3)));
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** "; did you mean `x`?" when a close candidate exists, else "". */
+export function didYouMean(input: string, candidates: Iterable<string>): string {
+  const match = closestMatch(input, candidates);
+  return match ? `; did you mean \`${match}\`?` : '';
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { PROVIDER_PREFIXES } from '../types/provider.js';
+import { didYouMean } from './did-you-mean.js';
+
+const providerList = Object.keys(PROVIDER_PREFIXES)
+  .map((p) => `${p}/`)
+  .join(', ');
+
+const prefixedModel = z.string().superRefine((model, ctx) => {
+  const slash = model.indexOf('/');
+  const prefix = slash > 0 ? model.slice(0, slash) : '';
+  if (slash <= 0 || slash === model.length - 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected \`<provider>/<model>\` (one of ${providerList}), got \`${model}\``,
+    });
+  } else if (!(prefix in PROVIDER_PREFIXES)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown provider \`${prefix}/\`${didYouMean(prefix, Object.keys(PROVIDER_PREFIXES))}; expected one of ${providerList}`,
+    });
+  }
+});
+
+const seconds = z.number().nonnegative();
+
+/** The `svc_params` keys the router itself reads; anything else passes through to the provider adapter. */
+export const svcParamsSchema = z.looseObject({
+  model: prefixedModel,
+  api_key: z.string().optional(),
+  api_base: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+  api_version: z.string().optional(),
+  rpm: z.number().nonnegative().optional(),
+  tpm: z.number().nonnegative().optional(),
+  weight: z.number().nonnegative().optional(),
+  order: z.number().int().optional(),
+  max_parallel_requests: z.number().int().positive().optional(),
+  cooldown_time: seconds.optional(),
+  input_cost_per_token: z.number().nonnegative().optional(),
+  output_cost_per_token: z.number().nonnegative().optional(),
+  region_name: z.string().optional(),
+  base_model: z.string().optional(),
+  vertex_project: z.string().optional(),
+  vertex_location: z.string().optional(),
+  thinking: z
+    .looseObject({
+      type: z.enum(['enabled', 'disabled']),
+      budget_tokens: z.number().int().positive().optional(),
+    })
+    .optional(),
+  mock_response: z.string().optional(),
+  timeout: z.number().positive().optional(),
+  stream_timeout: z.number().positive().optional(),
+  max_retries: z.number().int().nonnegative().optional(),
+});
+
+export const ROUTER_SVC_PARAM_KEYS: readonly string[] = Object.keys(svcParamsSchema.shape);
+
+/**
+ * Provider pass-through keys that are legitimately close to a router key (`api_type` vs `api_key`), so
+ * they are never reported as typos.
+ */
+export const KNOWN_PASS_THROUGH_KEYS: ReadonlySet<string> = new Set([
+  'api_type',
+  'organization',
+  'tenant_id',
+  'client_id',
+  'client_secret',
+  'azure_ad_token',
+  'azure_ad_token_provider',
+  'aws_access_key_id',
+  'aws_secret_access_key',
+  'aws_session_token',
+  'aws_region_name',
+  'aws_profile_name',
+  'vertex_credentials',
+  'max_new_tokens',
+  'max_tokens',
+  'top_k',
+  'top_p',
+  'temperature',
+  'seed',
+  'extra_headers',
+  'headers',
+  'reasoning_effort',
+]);
+
+export const modelInfoSchema = z.looseObject({
+  id: z.string().min(1).optional(),
+  base_model: z.string().optional(),
+  supports_reasoning: z.boolean().optional(),
+  mode: z.string().optional(),
+});
+
+export const deploymentSchema = z.strictObject({
+  model_name: z.string().min(1),
+  svc_params: svcParamsSchema,
+  model_info: modelInfoSchema.optional(),
+});
+
+export const DEPLOYMENT_KEYS: readonly string[] = Object.keys(deploymentSchema.shape);

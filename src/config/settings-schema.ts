@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { didYouMean } from './did-you-mean.js';
+
+const seconds = z.number().nonnegative();
+const count = z.number().int().nonnegative();
+/** `[{ "<model>": ["<fallback>", ...] }]` */
+const fallbackList = z.array(z.record(z.string(), z.array(z.string())));
+
+export const BUILT_IN_STRATEGIES = [
+  'simple-shuffle',
+  'least-busy',
+  'latency-based-routing',
+  'usage-based-routing',
+  'usage-based-routing-v2',
+  'cost-based-routing',
+] as const;
+
+const hasFunction = (value: unknown, ...names: string[]): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  names.some((n) => typeof (value as Record<string, unknown>)[n] === 'function');
+
+const strategyObject = z.custom<object>(
+  (v) => hasFunction(v, 'asyncGetAvailableDeployment', 'getAvailableDeployment'),
+  {
+    message:
+      'expected a strategy name or an object with asyncGetAvailableDeployment()/getAvailableDeployment()',
+  },
+);
+
+const routingStrategy = z.union([z.enum(BUILT_IN_STRATEGIES), strategyObject], {
+  error: (issue) =>
+    typeof issue.input === 'string'
+      ? `unknown strategy \`${issue.input}\`${didYouMean(issue.input, BUILT_IN_STRATEGIES)}; expected one of ${BUILT_IN_STRATEGIES.join(', ')} or a strategy object`
+      : 'expected a strategy name or an object with asyncGetAvailableDeployment()/getAvailableDeployment()',
+});
+
+const routingStrategyArgs = z.strictObject({
+  ttl: seconds.optional(),
+  lowest_latency_buffer: z.number().nonnegative().optional(),
+});
+
+const loggerCallback = z.custom<object>((v) => hasFunction(v, 'logSuccessEvent', 'logFailureEvent'), {
+  message: 'expected an object with logSuccessEvent() and/or logFailureEvent()',
+});
+
+/** Router settings (CONTRACT 2.2): the same keys as a config file's `router_settings`. Times are seconds. */
+export const routerSettingsSchema = z.strictObject({
+  routing_strategy: routingStrategy.default('simple-shuffle'),
+  routing_strategy_args: routingStrategyArgs.optional(),
+  routing_groups: z
+    .array(
+      z.strictObject({
+        group_name: z.string().min(1),
+        models: z.array(z.string().min(1)),
+        routing_strategy: routingStrategy.optional(),
+        routing_strategy_args: routingStrategyArgs.optional(),
+      }),
+    )
+    .optional(),
+  num_retries: count.default(2),
+  retry_after: seconds.default(0),
+  retry_policy: z
+    .strictObject({
+      ContentPolicyViolationErrorRetries: count.optional(),
+      AuthenticationErrorRetries: count.optional(),
+      BadRequestErrorRetries: count.optional(),
+      TimeoutErrorRetries: count.optional(),
+      RateLimitErrorRetries: count.optional(),
+    })
+    .optional(),
+  allowed_fails: count.default(3),
+  allowed_fails_policy: z
+    .strictObject({
+      ContentPolicyViolationErrorAllowedFails: count.optional(),
+      RateLimitErrorAllowedFails: count.optional(),
+    })
+    .optional(),
+  cooldown_time: seconds.default(5),
+  disable_cooldowns: z.boolean().default(false),
+  fallbacks: fallbackList.default([]),
+  context_window_fallbacks: fallbackList.default([]),
+  content_policy_fallbacks: fallbackList.default([]),
+  default_fallbacks: z.array(z.string()).default([]),
+  max_fallbacks: count.default(5),
+  enable_weighted_failover: z.boolean().default(false),
+  enable_pre_call_checks: z.boolean().default(false),
+  /** The spelling the spec's config example uses; same as `enable_pre_call_checks`. */
+  enable_pre_call_check: z.boolean().optional(),
+  default_max_parallel_requests: z.number().int().positive().optional(),
+  cache_responses: z.boolean().default(false),
+  cache_kwargs: z.record(z.string(), z.unknown()).optional(),
+  caching_groups: z.array(z.array(z.string())).optional(),
+  redis_host: z.string().optional(),
+  redis_port: z.number().int().positive().optional(),
+  redis_password: z.string().optional(),
+  redis_url: z.string().optional(),
+  alerting_config: z
+    .strictObject({
+      alerting_threshold: seconds.optional(),
+      webhook_url: z.string().optional(),
+      flush_interval: seconds.optional(),
+    })
+    .optional(),
+  callbacks: z.array(loggerCallback).default([]),
+  async_only_mode: z.boolean().default(false),
+  pass_through_all_models: z.boolean().default(false),
+  default_svc_params: z.record(z.string(), z.unknown()).default({}),
+  timeout: z.number().positive().default(600),
+  stream_timeout: z.number().positive().optional(),
+  set_verbose: z.boolean().default(false),
+  debug_level: z.enum(['DEBUG', 'INFO']).default('INFO'),
+});
+
+/** Settings as users write them (every key optional). */
+export type RouterSettings = z.input<typeof routerSettingsSchema>;
+/** Settings with defaults filled in. */
+export type ResolvedSettings = z.output<typeof routerSettingsSchema>;
+/** The names users may write, for "did you mean" hints. */
+export const SETTING_NAMES: readonly string[] = Object.keys(routerSettingsSchema.shape);

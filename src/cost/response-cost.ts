@@ -1,0 +1,25 @@
+import type { Deployment, Usage } from '../types/index.js';
+import { lookupModelPrice } from './lookup.js';
+
+/** Per-token prices of a deployment: its own `input/output_cost_per_token`, else the cost map's. */
+export function deploymentPrices(deployment: Deployment): { input: number; output: number } | undefined {
+  const { params } = deployment;
+  if (params.input_cost_per_token !== undefined || params.output_cost_per_token !== undefined) {
+    return { input: params.input_cost_per_token ?? 0, output: params.output_cost_per_token ?? 0 };
+  }
+  const price = lookupModelPrice(costModelName(deployment));
+  return price ? { input: price.input_cost_per_token, output: price.output_cost_per_token } : undefined;
+}
+
+/** The name the cost map is asked about: `base_model` (svc_params, then model_info), else the model. */
+export function costModelName(deployment: Deployment): string {
+  return deployment.params.base_model ?? deployment.info.base_model ?? deployment.providerModel;
+}
+
+/** The dollar cost of a call's usage on a deployment; 0 when its prices are unknown. */
+export function responseCost(deployment: Deployment, usage: Partial<Usage> | undefined): number {
+  if (!usage) return 0;
+  const prices = deploymentPrices(deployment);
+  if (!prices) return 0;
+  return (usage.prompt_tokens ?? 0) * prices.input + (usage.completion_tokens ?? 0) * prices.output;
+}

@@ -1,0 +1,26 @@
+/**
+ * `@svc/router`: one OpenAI-style API in front of many model providers, routing each call over a pool
+ * of deployments.
+ */
+
+export type { CallbackKwargs, LoggedSvcParams, LoggerCallback } from './callbacks/logger-callback.js';
+export { ConfigError } from './config/config-error.js';
+export type { ResolvedSettings, RouterSettings } from './config/settings-schema.js';
+export { lookupModelPrice } from './cost/lookup.js';
+export type { ModelPrice } from './cost/model-prices.js';
+export * from './errors/index.js';
+export type { WireRequest } from './providers/shared/http-client.js';
+export type {
+  CallOptions,
+  JsonOperation,
+  ProviderAdapter,
+  ProviderTarget,
+  StreamOperation,
+} from './providers/shared/provider-adapter.js';
+export { ChatCompletionStream } from './router/chat-stream.js';
+export type { ModelGroupInfo } from './router/model-group-info.js';
+export { type CallControl, Router, type RouterDependencies } from './router/router.js';
+export type { CallbackErrorEvent, FailureEvent, RouterEvents, SuccessEvent } from './router/router-events.js';
+export type { CustomRoutingStrategy, CustomStrategyArgs } from './strategies/custom-strategy.js';
+export type { CallOutcome, RandomSource, RoutingStrategy, SelectionContext } from './strategies/strategy.js';
+export * from './types/index.js';

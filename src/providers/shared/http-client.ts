@@ -1,0 +1,73 @@
+import { type Dispatcher, Pool } from 'undici';
+
+/** One HTTP request as a provider adapter builds it. */
+export interface WireRequest {
+  url: string;
+  method?: 'POST' | 'GET';
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export interface SendOptions {
+  /** Longest wait for the response headers. */
+  headersTimeoutMs: number;
+  /** Longest gap between two pieces of the body (for streams: `stream_timeout`). */
+  bodyTimeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+/** Splits an absolute URL into origin and path without the cost of `new URL()` on every call. */
+export function splitUrl(url: string): { origin: string; path: string } {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash === -1 ? { origin: url, path: '/' } : { origin: url.slice(0, slash), path: url.slice(slash) };
+}
+
+/**
+ * All outbound HTTP: one undici keep-alive Pool per origin, created on first use and released by
+ * `close()`.
+ */
+export class HttpClient {
+  readonly #pools = new Map<string, Pool>();
+  // URLs repeat (one per deployment and operation): split each once
+  readonly #routes = new Map<string, { pool: Pool; path: string }>();
+  #closed = false;
+
+  /** The pool for an origin (created on first use). */
+  pool(origin: string): Pool {
+    let pool = this.#pools.get(origin);
+    if (!pool) {
+      if (this.#closed) throw new Error('HttpClient is closed');
+      pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+      this.#pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  send(request: WireRequest, options: SendOptions): Promise<Dispatcher.ResponseData> {
+    let route = this.#routes.get(request.url);
+    if (!route) {
+      const { origin, path } = splitUrl(request.url);
+      route = { pool: this.pool(origin), path };
+      if (this.#routes.size < 10_000) this.#routes.set(request.url, route);
+    }
+    const { pool, path } = route;
+    return pool.request({
+      path,
+      method: request.method ?? 'POST',
+      headers: request.headers,
+      body: request.body,
+      headersTimeout: options.headersTimeoutMs,
+      bodyTimeout: options.bodyTimeoutMs,
+      signal: options.signal,
+    });
+  }
+
+  /** Closes every pool; in-flight requests finish first. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    this.#routes.clear();
+    await Promise.all(pools.map((p) => p.close()));
+  }
+}

@@ -1,0 +1,173 @@
+import type { Dispatcher } from 'undici';
+import { InternalServerError, TimeoutError } from '../../errors/classes.js';
+import { type ErrorContext, errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
+import type { RouterError } from '../../errors/router-error.js';
+import { CallTimer } from './call-timer.js';
+import type { HttpClient, WireRequest } from './http-client.js';
+import type {
+  CallOptions,
+  JsonOperation,
+  ProviderAdapter,
+  ProviderTarget,
+  StreamOperation,
+} from './provider-adapter.js';
+
+function contextOf(target: ProviderTarget): ErrorContext {
+  return {
+    provider: target.provider,
+    model: target.model,
+    modelId: target.modelId,
+    secrets: [target.apiKey],
+  };
+}
+
+/**
+ * What a failure without an HTTP answer becomes: the caller's abort reason as is (not a provider
+ * failure, never retried), TimeoutError when our deadline fired, else the network mapping.
+ */
+function failureOf(
+  err: unknown,
+  timer: CallTimer,
+  options: CallOptions,
+  target: ProviderTarget,
+  what: string,
+): unknown {
+  if (options.signal?.aborted) return options.signal.reason ?? err;
+  if (timer.expired) {
+    const { provider, model, modelId } = target;
+    const limit =
+      what === 'stream'
+        ? `stream_timeout (${options.streamTimeoutMs} ms)`
+        : `timeout (${options.timeoutMs} ms)`;
+    return new TimeoutError(`${provider}/${model} ${what} timed out: no data within ${limit}`, {
+      provider,
+      model,
+      modelId,
+      cause: err,
+    });
+  }
+  return errorFromNetwork(err, contextOf(target), what);
+}
+
+async function send(
+  http: HttpClient,
+  adapter: ProviderAdapter,
+  wire: WireRequest,
+  target: ProviderTarget,
+  options: CallOptions,
+  timer: CallTimer,
+): Promise<Dispatcher.ResponseData> {
+  let response: Dispatcher.ResponseData;
+  try {
+    // undici's coarse timeouts stay as a backstop behind the precise timer
+    const backstopMs = Math.max(options.timeoutMs, options.streamTimeoutMs) + 1000;
+    response = await http.send(wire, {
+      headersTimeoutMs: backstopMs,
+      bodyTimeoutMs: backstopMs,
+      signal: timer.signal,
+    });
+  } catch (err) {
+    throw failureOf(err, timer, options, target, 'request');
+  }
+  if (response.statusCode < 400) return response;
+  let text = '';
+  try {
+    text = await response.body.text();
+  } catch {
+    // the status alone still says what happened
+  }
+  throw errorFromResponse(adapter.readError(response.statusCode, text, response.headers), contextOf(target));
+}
+
+/**
+ * Runs one request/response operation: build, send over the pool, map any failure to a contract
+ * error, parse. The only place non-streaming provider calls happen. `timeout` covers the whole call.
+ */
+export async function invokeJson<Req, Res>(
+  http: HttpClient,
+  adapter: ProviderAdapter,
+  operation: JsonOperation<Req, Res>,
+  request: Req,
+  target: ProviderTarget,
+  options: CallOptions,
+): Promise<Res> {
+  const wire = await operation.build(request, target, options);
+  const timer = new CallTimer(options.timeoutMs, options.signal);
+  try {
+    const response = await send(http, adapter, wire, target, options, timer);
+    let json: unknown;
+    try {
+      json = await response.body.json();
+    } catch (err) {
+      if (err instanceof SyntaxError) {
+        throw new InternalServerError(
+          `${target.provider}/${target.model} answered with a body that is not JSON`,
+          {
+            provider: target.provider,
+            model: target.model,
+            modelId: target.modelId,
+            cause: err,
+          },
+        );
+      }
+      throw failureOf(err, timer, options, target, 'response');
+    }
+    return operation.parse(json, target, request);
+  } finally {
+    timer.clear();
+  }
+}
+
+async function* ticking(body: AsyncIterable<Uint8Array>, timer: CallTimer): AsyncGenerator<Uint8Array> {
+  for await (const bytes of body) {
+    timer.refresh();
+    yield bytes;
+  }
+}
+
+async function* guardStream<Chunk>(
+  chunks: AsyncIterable<Chunk>,
+  body: Dispatcher.ResponseData['body'],
+  target: ProviderTarget,
+  options: CallOptions,
+  timer: CallTimer,
+): AsyncGenerator<Chunk> {
+  try {
+    yield* chunks;
+  } catch (err) {
+    const failure = failureOf(err, timer, options, target, 'stream');
+    throw failure as RouterError;
+  } finally {
+    timer.clear();
+    // a caller that stops early must not leave the socket busy
+    if (!body.destroyed && !body.readableEnded) body.destroy();
+  }
+}
+
+/**
+ * Opens a streaming operation and returns its chunks. `timeout` covers the wait for the response
+ * headers; then `stream_timeout` bounds every gap between chunks. Failures before the stream opens
+ * throw here; failures while reading (cut, stalled, provider error event, missing terminal event)
+ * throw from the iterator as contract errors.
+ */
+export async function invokeStream<Req, Chunk>(
+  http: HttpClient,
+  adapter: ProviderAdapter,
+  operation: StreamOperation<Req, Chunk>,
+  request: Req,
+  target: ProviderTarget,
+  options: CallOptions,
+): Promise<AsyncIterable<Chunk>> {
+  const wire = await operation.build(request, target, options);
+  const timer = new CallTimer(options.timeoutMs, options.signal);
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await send(http, adapter, wire, target, options, timer);
+  } catch (err) {
+    timer.clear();
+    throw err;
+  }
+  timer.restart(options.streamTimeoutMs);
+  const chunks = operation.parse(ticking(response.body, timer), target, request);
+  return guardStream(chunks, response.body, target, options, timer);
+}

@@ -1,0 +1,77 @@
+import type { UpstreamFailure } from '../../errors/map-error.js';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  EmbeddingRequest,
+  EmbeddingResponse,
+  ImageGenerationRequest,
+  ImageGenerationResponse,
+  ProviderName,
+  SvcParams,
+  TextCompletion,
+  TextCompletionRequest,
+} from '../../types/index.js';
+import type { WireRequest } from './http-client.js';
+
+/** Where and as whom an adapter calls: derived once per deployment. */
+export interface ProviderTarget {
+  readonly provider: ProviderName;
+  /** The model name the provider knows (after the prefix). */
+  readonly model: string;
+  /** The deployment's `model_id`, for error context. */
+  readonly modelId: string;
+  readonly apiBase: string | undefined;
+  readonly apiKey: string | undefined;
+  readonly apiVersion: string | undefined;
+  /** Every `svc_params` value, for provider-specific settings (`aws_region_name`, `vertex_project`, ...). */
+  readonly params: Readonly<SvcParams>;
+}
+
+/** Per-call options the router passes down. */
+export interface CallOptions {
+  timeoutMs: number;
+  /** Longest gap between stream chunks. */
+  streamTimeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Drop parameters the provider cannot take instead of failing (`drop_params`). */
+  dropParams?: boolean;
+}
+
+/** A request/response operation: build the wire request, parse the JSON answer. Both pure. */
+export interface JsonOperation<Req, Res> {
+  build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
+  parse(json: unknown, target: ProviderTarget, request: Req): Res;
+}
+
+/** A streaming operation: build the wire request, turn the body bytes into chunks. */
+export interface StreamOperation<Req, Chunk> {
+  build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
+  /**
+   * Yields chunks from the raw body. Must throw a router error when the stream reports an error or ends
+   * without its terminal event: a cut stream is never a silent success.
+   */
+  parse(body: AsyncIterable<Uint8Array>, target: ProviderTarget, request: Req): AsyncIterable<Chunk>;
+}
+
+/**
+ * One provider's wire format. Adapters are pure translation (no routing, no I/O of their own): the
+ * shared `invoke` functions do the HTTP and error handling around them. Implement this interface to add
+ * a provider.
+ */
+export interface ProviderAdapter {
+  readonly name: ProviderName;
+  /** Used when a deployment sets no `api_base` / `api_key`. */
+  readonly defaults?: { apiBase?: string | undefined; apiKeyEnv?: string | undefined };
+  readonly chat: JsonOperation<ChatCompletionRequest, ChatCompletion>;
+  readonly chatStream: StreamOperation<ChatCompletionRequest, ChatCompletionChunk>;
+  readonly embedding?: JsonOperation<EmbeddingRequest, EmbeddingResponse>;
+  readonly textCompletion?: JsonOperation<TextCompletionRequest, TextCompletion>;
+  readonly imageGeneration?: JsonOperation<ImageGenerationRequest, ImageGenerationResponse>;
+  /** Reads the provider's error body into its message and code; the shared mapping picks the class. */
+  readError(
+    status: number,
+    bodyText: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): UpstreamFailure;
+}

@@ -1,0 +1,45 @@
+/** One server-sent event. */
+export interface SseEvent {
+  /** The `event:` field, when the server named the event. */
+  event: string | undefined;
+  /** The `data:` lines, joined with `\n`. */
+  data: string;
+}
+
+/**
+ * Parses a `text/event-stream` body into events (WHATWG rules: `data:` lines accumulate, a blank line
+ * dispatches, `:` lines are comments, `\n` or `\r\n` line ends). Bytes split anywhere, even inside a
+ * UTF-8 character, are handled.
+ */
+export async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let event: string | undefined;
+  let data: string[] = [];
+  for await (const bytes of body) {
+    buffer += decoder.decode(bytes, { stream: true });
+    let start = 0;
+    for (let end = buffer.indexOf('\n', start); end !== -1; end = buffer.indexOf('\n', start)) {
+      const line =
+        buffer.charCodeAt(end - 1) === 13 ? buffer.slice(start, end - 1) : buffer.slice(start, end);
+      start = end + 1;
+      if (line === '') {
+        if (data.length > 0) yield { event, data: data.join('\n') };
+        event = undefined;
+        data = [];
+        continue;
+      }
+      if (line.charCodeAt(0) === 58) continue; // ':' comment
+      const colon = line.indexOf(':');
+      const field = colon === -1 ? line : line.slice(0, colon);
+      let value = colon === -1 ? '' : line.slice(colon + 1);
+      if (value.charCodeAt(0) === 32) value = value.slice(1);
+      if (field === 'data') data.push(value);
+      else if (field === 'event') event = value;
+    }
+    buffer = buffer.slice(start);
+  }
+  buffer += decoder.decode();
+  if (buffer.length > 0 && buffer.startsWith('data:')) data.push(buffer.slice(5).trimStart());
+  if (data.length > 0) yield { event, data: data.join('\n') };
+}

@@ -1,0 +1,123 @@
+import type { EventEmitter } from 'eventemitter3';
+import type { CallbackKwargs, LoggerCallback } from '../callbacks/logger-callback.js';
+import { maskKey } from '../callbacks/mask-key.js';
+import type { RouterError } from '../errors/router-error.js';
+import type { Endpoint } from './endpoint.js';
+import type { CallbackErrorEvent, RouterEvents } from './router-events.js';
+
+/** One finished attempt, as the observer reports it. */
+export interface AttemptRecord {
+  /** The caller's request (router fields included), for callbacks. */
+  request: Readonly<Record<string, unknown>>;
+  endpoint: Endpoint;
+  stream: boolean;
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * Turns finished attempts into `success`/`failure` events and logger callbacks. Does nothing (no
+ * allocation) when nobody listens; callbacks run after the result is settled and can never fail it.
+ */
+export class CallObserver {
+  constructor(
+    private readonly emitter: EventEmitter<RouterEvents>,
+    private callbacks: readonly LoggerCallback[],
+  ) {}
+
+  setCallbacks(callbacks: readonly LoggerCallback[]): void {
+    this.callbacks = callbacks;
+  }
+
+  succeeded(record: AttemptRecord, response: unknown, cost: number, attempts: number): void {
+    const { endpoint, request } = record;
+    if (this.emitter.listenerCount('success') > 0) {
+      this.#emit('success', {
+        model: String(request.model),
+        model_group: endpoint.deployment.modelName,
+        model_id: endpoint.deployment.id,
+        provider: endpoint.deployment.provider,
+        latency_ms: record.endMs - record.startMs,
+        response_cost: cost,
+        attempts,
+        stream: record.stream,
+      });
+    }
+    if (this.callbacks.length > 0) this.#callback('logSuccessEvent', record, response, cost);
+  }
+
+  failed(record: AttemptRecord, error: RouterError): void {
+    const { endpoint, request } = record;
+    if (this.emitter.listenerCount('failure') > 0) {
+      this.#emit('failure', {
+        model: String(request.model),
+        model_group: endpoint.deployment.modelName,
+        model_id: endpoint.deployment.id,
+        provider: endpoint.deployment.provider,
+        latency_ms: record.endMs - record.startMs,
+        error,
+        stream: record.stream,
+      });
+    }
+    if (this.callbacks.length > 0) this.#callback('logFailureEvent', record, null, 0, error);
+  }
+
+  #emit<E extends 'success' | 'failure'>(name: E, event: Parameters<RouterEvents[E]>[0]): void {
+    try {
+      (this.emitter.emit as (n: string, e: unknown) => boolean)(name, event);
+    } catch (error) {
+      this.#reportCallbackError(name, error);
+    }
+  }
+
+  #callback(
+    method: 'logSuccessEvent' | 'logFailureEvent',
+    record: AttemptRecord,
+    response: unknown,
+    cost: number,
+    error?: RouterError,
+  ): void {
+    const { endpoint, request } = record;
+    const kwargs: CallbackKwargs = {
+      model: String(request.model),
+      model_group: endpoint.deployment.modelName,
+      model_id: endpoint.deployment.id,
+      svc_params: {
+        model: endpoint.deployment.params.model,
+        api_key: maskKey(endpoint.target.apiKey),
+        api_base: endpoint.target.apiBase ?? null,
+        custom_llm_provider: endpoint.deployment.provider,
+      },
+      response_cost: cost,
+      messages: request.messages,
+      input: request.input ?? request.prompt,
+      metadata: (request.metadata as Record<string, unknown> | undefined) ?? {},
+      stream: record.stream,
+      ...(error ? { exception: error } : {}),
+    };
+    const start = new Date(record.startMs);
+    const end = new Date(record.endMs);
+    // after the caller has its result: a slow or broken callback never delays or fails a call
+    setImmediate(() => {
+      for (const callback of this.callbacks) {
+        const fn = callback[method];
+        if (!fn) continue;
+        try {
+          const result = fn.call(callback, kwargs, response, start, end);
+          if (result instanceof Promise) result.catch((e: unknown) => this.#reportCallbackError(method, e));
+        } catch (e) {
+          this.#reportCallbackError(method, e);
+        }
+      }
+    });
+  }
+
+  #reportCallbackError(source: CallbackErrorEvent['source'], error: unknown): void {
+    if (this.emitter.listenerCount('callback_error') === 0) return;
+    try {
+      this.emitter.emit('callback_error', { source, error });
+    } catch {
+      // a listener of the error report itself failed: nothing left to tell
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import { LRUCache } from 'lru-cache';
+import { buildDeployment } from '../config/build-deployments.js';
+import { ConfigError } from '../config/config-error.js';
+import { buildTarget } from '../providers/build-target.js';
+import { adapterFor } from '../providers/registry.js';
+import type { Deployment } from '../types/index.js';
+import { PROVIDER_PREFIXES } from '../types/index.js';
+import type { Endpoint } from './endpoint.js';
+
+/** Deployments of one `order` value; `deployments[i]` is `endpoints[i].deployment`. */
+export interface Tier {
+  readonly endpoints: readonly Endpoint[];
+  readonly deployments: readonly Deployment[];
+}
+
+/** A model group: its endpoints, and the same split into `order` tiers (lowest first). */
+export interface ModelGroup {
+  readonly name: string;
+  readonly endpoints: readonly Endpoint[];
+  /** By `order`, ascending; deployments without `order` form the last tier. */
+  readonly tiers: readonly Tier[];
+}
+
+export interface RegistryOptions {
+  /** Seconds, from settings. */
+  timeout: number;
+  streamTimeout: number | undefined;
+  passThrough: boolean;
+  defaultParams: Readonly<Record<string, unknown>>;
+  env: NodeJS.ProcessEnv;
+}
+
+function tiersOf(endpoints: readonly Endpoint[]): Tier[] {
+  const byOrder = new Map<number, Endpoint[]>();
+  for (const e of endpoints) {
+    const order = e.deployment.params.order ?? Number.POSITIVE_INFINITY;
+    const tier = byOrder.get(order);
+    if (tier) tier.push(e);
+    else byOrder.set(order, [e]);
+  }
+  return [...byOrder.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, tier]) => ({ endpoints: tier, deployments: tier.map((e) => e.deployment) }));
+}
+
+/**
+ * Holds the deployments by id and by model group, each with its provider adapter and target derived
+ * once. With `pass_through_all_models`, also builds (and caches) deployments for unlisted
+ * `<provider>/<model>` names.
+ */
+export class DeploymentRegistry {
+  readonly #groups = new Map<string, ModelGroup>();
+  readonly #byId = new Map<string, Endpoint>();
+  readonly #passThrough = new LRUCache<string, ModelGroup>({ max: 256 });
+
+  constructor(
+    deployments: readonly Deployment[],
+    private readonly options: RegistryOptions,
+  ) {
+    const problems: string[] = [];
+    const grouped = new Map<string, Endpoint[]>();
+    deployments.forEach((deployment, index) => {
+      const endpoint = this.#endpointOf(deployment, `model_list[${index}]`, problems);
+      if (!endpoint) return;
+      this.#byId.set(deployment.id, endpoint);
+      const list = grouped.get(deployment.modelName);
+      if (list) list.push(endpoint);
+      else grouped.set(deployment.modelName, [endpoint]);
+    });
+    if (problems.length > 0) throw new ConfigError('model list', problems);
+    for (const [name, endpoints] of grouped)
+      this.#groups.set(name, { name, endpoints, tiers: tiersOf(endpoints) });
+  }
+
+  #endpointOf(deployment: Deployment, where: string, problems: string[]): Endpoint | undefined {
+    const adapter = adapterFor(deployment.provider);
+    if (!adapter) {
+      problems.push(
+        `${where}.svc_params.model: provider \`${deployment.provider}\` is not available in this version`,
+      );
+      return undefined;
+    }
+    const { params } = deployment;
+    const timeout = params.timeout ?? this.options.timeout;
+    return Object.freeze({
+      deployment,
+      adapter,
+      target: buildTarget(deployment, adapter, this.options.env),
+      timeoutMs: timeout * 1000,
+      streamTimeoutMs: (params.stream_timeout ?? this.options.streamTimeout ?? timeout) * 1000,
+    });
+  }
+
+  /** The group for a model name: a listed group, else (with pass-through on) an unlisted `<provider>/<model>`. */
+  group(model: string): ModelGroup | undefined {
+    return this.#groups.get(model) ?? (this.options.passThrough ? this.#passThroughGroup(model) : undefined);
+  }
+
+  #passThroughGroup(model: string): ModelGroup | undefined {
+    const cached = this.#passThrough.get(model);
+    if (cached) return cached;
+    const slash = model.indexOf('/');
+    if (slash <= 0 || !(model.slice(0, slash) in PROVIDER_PREFIXES)) return undefined;
+    const { deployment, problems } = buildDeployment(
+      { model_name: model, svc_params: { model } },
+      `model \`${model}\``,
+      this.options.defaultParams,
+      this.options.env,
+    );
+    if (!deployment) throw new ConfigError('pass-through model', problems);
+    const endpoint = this.#endpointOf(deployment, `model \`${model}\``, problems);
+    if (!endpoint) throw new ConfigError('pass-through model', problems);
+    const group: ModelGroup = { name: model, endpoints: [endpoint], tiers: tiersOf([endpoint]) };
+    this.#passThrough.set(model, group);
+    return group;
+  }
+
+  /** The endpoint of a `model_id`. */
+  byId(id: string): Endpoint | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Every listed model group. */
+  groups(): IterableIterator<ModelGroup> {
+    return this.#groups.values();
+  }
+
+  /** Names of the listed model groups. */
+  groupNames(): string[] {
+    return [...this.#groups.keys()];
+  }
+}

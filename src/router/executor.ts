@@ -1,0 +1,110 @@
+import { BadRequestError } from '../errors/classes.js';
+import type { HttpClient } from '../providers/shared/http-client.js';
+import { invokeJson, invokeStream } from '../providers/shared/invoke.js';
+import type { CallOptions, JsonOperation, ProviderAdapter } from '../providers/shared/provider-adapter.js';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  EmbeddingRequest,
+  EmbeddingResponse,
+  ImageGenerationRequest,
+  ImageGenerationResponse,
+  TextCompletion,
+  TextCompletionRequest,
+} from '../types/index.js';
+import type { Endpoint } from './endpoint.js';
+import { mockChatChunks, mockChatCompletion, mockTextCompletion } from './mock-response.js';
+
+/** A stream whose first chunk has already arrived: failures before it are the router's to handle. */
+export interface OpenedStream {
+  first: IteratorResult<ChatCompletionChunk>;
+  rest: AsyncIterator<ChatCompletionChunk>;
+}
+
+type JsonKind = 'embedding' | 'textCompletion' | 'imageGeneration';
+
+const OPERATION_NAMES: Record<JsonKind, string> = {
+  embedding: 'embeddings',
+  textCompletion: 'text completions',
+  imageGeneration: 'image generation',
+};
+
+/**
+ * Runs one attempt on one endpoint: answers a `mock_response` locally, otherwise calls the provider
+ * through its adapter. Knows nothing of routing.
+ */
+export class Executor {
+  constructor(private readonly http: HttpClient) {}
+
+  chat(
+    endpoint: Endpoint,
+    body: ChatCompletionRequest,
+    options: CallOptions,
+    mock?: string,
+  ): Promise<ChatCompletion> {
+    if (mock !== undefined) return Promise.resolve(mockChatCompletion(mock, endpoint.target.model));
+    const { adapter, target } = endpoint;
+    return invokeJson(this.http, adapter, adapter.chat, body, target, options);
+  }
+
+  async chatStream(
+    endpoint: Endpoint,
+    body: ChatCompletionRequest,
+    options: CallOptions,
+    mock?: string,
+  ): Promise<OpenedStream> {
+    const { adapter, target } = endpoint;
+    const chunks =
+      mock !== undefined
+        ? mockChatChunks(mock, target.model)
+        : await invokeStream(this.http, adapter, adapter.chatStream, body, target, options);
+    const rest = chunks[Symbol.asyncIterator]();
+    return { first: await rest.next(), rest };
+  }
+
+  embedding(endpoint: Endpoint, body: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResponse> {
+    return this.#json(endpoint, 'embedding', body, options);
+  }
+
+  textCompletion(
+    endpoint: Endpoint,
+    body: TextCompletionRequest,
+    options: CallOptions,
+    mock?: string,
+  ): Promise<TextCompletion> {
+    if (mock !== undefined) return Promise.resolve(mockTextCompletion(mock, endpoint.target.model));
+    return this.#json(endpoint, 'textCompletion', body, options);
+  }
+
+  imageGeneration(
+    endpoint: Endpoint,
+    body: ImageGenerationRequest,
+    options: CallOptions,
+  ): Promise<ImageGenerationResponse> {
+    return this.#json(endpoint, 'imageGeneration', body, options);
+  }
+
+  #json<K extends JsonKind>(
+    endpoint: Endpoint,
+    kind: K,
+    body: Parameters<NonNullable<ProviderAdapter[K]>['build']>[0],
+    options: CallOptions,
+  ): Promise<Awaited<ReturnType<NonNullable<ProviderAdapter[K]>['parse']>>> {
+    const { adapter, target } = endpoint;
+    const operation = adapter[kind] as JsonOperation<typeof body, never> | undefined;
+    if (!operation) {
+      return Promise.reject(
+        new BadRequestError(
+          `${adapter.name} does not offer ${OPERATION_NAMES[kind]} (model ${target.model})`,
+          {
+            provider: adapter.name,
+            model: target.model,
+            modelId: target.modelId,
+          },
+        ),
+      );
+    }
+    return invokeJson(this.http, adapter, operation, body, target, options);
+  }
+}

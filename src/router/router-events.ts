@@ -1,0 +1,39 @@
+import type { RouterError } from '../errors/router-error.js';
+import type { ProviderName } from '../types/index.js';
+
+/** Emitted once per successful call (for streams: when the stream ends). */
+export interface SuccessEvent {
+  model: string;
+  model_group: string;
+  model_id: string;
+  provider: ProviderName;
+  latency_ms: number;
+  response_cost: number;
+  /** Upstream calls made for this request, 1 when the first served. */
+  attempts: number;
+  stream: boolean;
+}
+
+/** Emitted once per failed attempt (a request that is then retried elsewhere emits one per failure). */
+export interface FailureEvent {
+  model: string;
+  model_group: string;
+  model_id: string;
+  provider: ProviderName;
+  latency_ms: number;
+  error: RouterError;
+  stream: boolean;
+}
+
+/** A logger callback or event listener threw or rejected; the call it observed was not affected. */
+export interface CallbackErrorEvent {
+  source: 'success' | 'failure' | 'logSuccessEvent' | 'logFailureEvent';
+  error: unknown;
+}
+
+/** The router's events (`router.on(name, listener)`). Listeners that throw never affect a call. */
+export interface RouterEvents {
+  success: (event: SuccessEvent) => void;
+  failure: (event: FailureEvent) => void;
+  callback_error: (event: CallbackErrorEvent) => void;
+}

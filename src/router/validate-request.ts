@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { zodProblems } from '../config/zod-problems.js';
+import { BadRequestError } from '../errors/classes.js';
+
+const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
+
+const routerFields = {
+  timeout: z.number().positive().optional(),
+  num_retries: z.number().int().nonnegative().optional(),
+  fallbacks: z.array(z.string()).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  mock_response: z.string().optional(),
+  drop_params: z.boolean().optional(),
+};
+
+const message = z.looseObject({ role: z.enum(ROLES) });
+
+const schemas = {
+  chat: z.looseObject({
+    model: z.string().min(1),
+    messages: z.array(message).min(1, 'expected at least one message'),
+    stream: z.boolean().optional(),
+    ...routerFields,
+  }),
+  embedding: z.looseObject({
+    model: z.string().min(1),
+    input: z.union([z.string(), z.array(z.unknown()).min(1, 'expected at least one input')]),
+    ...routerFields,
+  }),
+  textCompletion: z.looseObject({
+    model: z.string().min(1),
+    prompt: z.union([z.string(), z.array(z.string())]),
+    ...routerFields,
+  }),
+  imageGeneration: z.looseObject({ model: z.string().min(1), prompt: z.string().min(1), ...routerFields }),
+};
+
+export type RequestKind = keyof typeof schemas;
+
+/**
+ * Checks a request's shape before any routing; throws BadRequestError naming each bad field
+ * ("request.messages[0].role: ..."). Returns the request itself, not a copy.
+ */
+export function validateRequest<T>(kind: RequestKind, request: T): T {
+  const result = schemas[kind].safeParse(request);
+  if (result.success) return request;
+  const problems = zodProblems(result.error, request, {
+    prefix: 'request',
+    knownKeys: () => [],
+    noun: 'field',
+  });
+  throw new BadRequestError(`Invalid request: ${problems.join('; ')}`);
+}

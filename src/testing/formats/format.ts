@@ -1,0 +1,30 @@
+import type { ServerResponse } from 'node:http';
+import type { MockBehavior } from '../mock-behavior.js';
+
+/** One parsed request the mock received. */
+export interface MockRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/** What a format handler gets for one request. */
+export interface MockExchange {
+  request: MockRequest;
+  behavior: MockBehavior;
+  res: ServerResponse;
+  /** Sleeps unless the client went away; resolves false when it did. */
+  wait(ms: number): Promise<boolean>;
+}
+
+/** One provider wire format the mock speaks. */
+export interface MockFormat {
+  readonly name: string;
+  /** Whether this format serves the path (query included). */
+  handles(method: string, path: string): boolean;
+  /** Writes the format's error answer for `status`. */
+  writeError(exchange: MockExchange, status: number): void;
+  /** Writes a successful answer (plain or streamed, as the request asks). */
+  respond(exchange: MockExchange): Promise<void>;
+}

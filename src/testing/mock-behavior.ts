@@ -1,0 +1,92 @@
+/** How a streamed answer misbehaves, for testing failover (counts are chunks sent before the fault). */
+export interface MockStreamOptions {
+  /** Wait between chunks. */
+  chunkDelayMs?: number;
+  /** Destroy the connection after this many chunks. */
+  cutAfter?: number;
+  /** Stop sending (keep the connection open) after this many chunks. */
+  stallAfter?: number;
+  /** Send the format's error event after this many chunks. */
+  errorAfter?: number;
+  /** End the response without the format's terminal event (`[DONE]`, `message_stop`, ...). */
+  omitTerminal?: boolean;
+}
+
+/** A tool call the mock model makes. */
+export interface MockToolCall {
+  id?: string;
+  name: string;
+  /** JSON text, or an object that is serialised. */
+  arguments: string | Record<string, unknown>;
+}
+
+/**
+ * What the mock answers on a path (CONTRACT 5.8). Everything is optional: the default is a short text
+ * answer with usage.
+ */
+export interface MockBehavior {
+  content?: string;
+  reasoning?: string;
+  toolCalls?: MockToolCall[];
+  delayMs?: number;
+  /** Answer with this HTTP status and the format's error body (every time, or the first `failTimes`). */
+  status?: number;
+  /** Fail only the first N requests, then answer normally. */
+  failTimes?: number;
+  /** Fail each request with this probability (uses the server's seeded random source). */
+  failRate?: number;
+  /** Instead of a status: `reset` destroys the connection, `hang` never answers. */
+  fault?: 'reset' | 'hang';
+  /** Fields of the error body (`message`, `code`, `type`). */
+  error?: { message?: string; code?: string; type?: string };
+  /** Extra response headers, e.g. `{ 'retry-after': '1' }`. */
+  headers?: Record<string, string>;
+  /** Streaming details and faults; streaming itself follows the request. */
+  stream?: boolean | MockStreamOptions;
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  /** Embedding vector length. @default 8 */
+  dimensions?: number;
+}
+
+/** A behavior bound to a path prefix, with its failure counter. */
+export interface BehaviorSlot {
+  prefix: string;
+  behavior: MockBehavior;
+  failuresLeft: number;
+}
+
+/** Behaviors by path prefix; the longest matching prefix wins. */
+export class BehaviorTable {
+  #slots: BehaviorSlot[] = [];
+
+  set(prefix: string, behavior: MockBehavior): void {
+    const slot = { prefix, behavior, failuresLeft: behavior.failTimes ?? Number.POSITIVE_INFINITY };
+    this.#slots = [...this.#slots.filter((s) => s.prefix !== prefix), slot].sort(
+      (a, b) => b.prefix.length - a.prefix.length,
+    );
+  }
+
+  clear(): void {
+    this.#slots = [];
+  }
+
+  match(path: string): BehaviorSlot | undefined {
+    return this.#slots.find((s) => path.startsWith(s.prefix));
+  }
+}
+
+/** Whether this request should fail, consuming one of `failTimes`. */
+export function shouldFail(slot: BehaviorSlot | undefined, random: () => number): boolean {
+  const b = slot?.behavior;
+  if (!slot || !b) return false;
+  if (b.failRate !== undefined) return random() < b.failRate;
+  if (b.status === undefined && b.fault === undefined) return false;
+  if (slot.failuresLeft <= 0) return false;
+  slot.failuresLeft -= 1;
+  return true;
+}
+
+/** The stream options of a behavior, with defaults. */
+export function streamOptions(b: MockBehavior): MockStreamOptions {
+  return typeof b.stream === 'object' ? b.stream : {};
+}

@@ -1,0 +1,22 @@
+import type { ProviderName } from './provider.js';
+
+/**
+ * Routing facts attached to every result as the non-enumerable `_hidden_params` (left out of
+ * `JSON.stringify`).
+ */
+export interface HiddenParams {
+  /** The deployment that served the call. */
+  model_id: string;
+  /** The model group that served the call (differs from the requested model after a fallback). */
+  model_group: string;
+  api_base: string | null;
+  custom_llm_provider: ProviderName;
+  /** Dollars, from the cost map or the deployment's own prices; 0 when unknown. */
+  response_cost: number;
+  cache_hit: boolean;
+  /** Upstream calls made for this request, across retries and fallbacks (1 when the first one served). */
+  attempts: number;
+}
+
+/** A value that carries `_hidden_params`. */
+export type WithHiddenParams<T> = T & { readonly _hidden_params: HiddenParams };

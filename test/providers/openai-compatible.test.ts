@@ -72,7 +72,7 @@ describe('OpenAI-compatible chat', () => {
 
   it('lets the request override a svc_params request default', async () => {
     await chat(target(), { temperature: 0.9 });
-    expect((mock.requests[0]?.body as { temperature: number }).temperature).toBe(0.9);
+    expect(mock.requests[0]?.body).toMatchObject({ temperature: 0.9 });
   });
 
   it('returns the contract envelope', async () => {

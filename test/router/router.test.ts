@@ -153,7 +153,7 @@ describe('Router requests', () => {
     const res = await router.acompletion({ model: 'openai/gpt-4o-mini', messages: USER });
     await router.close();
     expect(mock.requests[0]?.path).toBe('/pt/v1/chat/completions');
-    expect((mock.requests[0]?.body as { model: string }).model).toBe('gpt-4o-mini');
+    expect(mock.requests[0]?.body).toMatchObject({ model: 'gpt-4o-mini' });
     expect(res._hidden_params.custom_llm_provider).toBe('openai');
   });
 

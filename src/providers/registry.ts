@@ -2,6 +2,7 @@ import type { ProviderName } from '../types/index.js';
 import { openaiAdapter } from './openai/adapter.js';
 import type { ProviderAdapter } from './shared/provider-adapter.js';
 
+// One entry per provider folder. A provider missing here fails at Router construction, naming it.
 const adapters: Partial<Record<ProviderName, ProviderAdapter>> = {
   openai: openaiAdapter,
 };

@@ -27,6 +27,10 @@ export interface MockToolCall {
 export interface MockBehavior {
   content?: string;
   reasoning?: string;
+  /** The reasoning's signature (Anthropic `signature`, Bedrock `signature`, Gemini `thoughtSignature`). */
+  signature?: string;
+  /** Encrypted reasoning (Anthropic `redacted_thinking.data`, Bedrock `redactedContent`). */
+  redactedReasoning?: string;
   toolCalls?: MockToolCall[];
   delayMs?: number;
   /** Answer with this HTTP status and the format's error body (every time, or the first `failTimes`). */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MockExchange, MockFormat, MockRequest } from './formats/format.js';
-import { openaiFormat } from './formats/openai.js';
+import type { MockExchange, MockRequest } from './formats/format.js';
+import { FORMATS } from './formats/index.js';
 import { BehaviorTable, type MockBehavior, shouldFail } from './mock-behavior.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -37,8 +37,6 @@ export interface MockProvider {
   reset(): void;
   close(): Promise<void>;
 }
-
-const FORMATS: readonly MockFormat[] = [openaiFormat];
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const parts: Buffer[] = [];

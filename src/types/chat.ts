@@ -19,6 +19,8 @@ export interface ToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+  /** Provider data that must travel with the call, e.g. Gemini's `thought_signature`. */
+  provider_specific_fields?: Record<string, unknown>;
 }
 
 /** A block of Anthropic-type reasoning. `signature` must be sent back verbatim on later turns. */

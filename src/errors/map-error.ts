@@ -45,11 +45,14 @@ const POLICY_CODES = new Set([
 ]);
 const POLICY_TEXT =
   /content management policy|content[_ ]policy|safety system|flagged as (potentially )?(unsafe|harmful)/i;
+// Provider error codes that decide the class whatever the HTTP status (Bedrock stream exceptions use
+// lower camel case, e.g. `throttlingException`).
 const RATE_LIMIT_CODES = new Set([
   'rate_limit_exceeded',
   'rate_limit_error',
   'RESOURCE_EXHAUSTED',
   'ThrottlingException',
+  'throttlingException',
   'TooManyRequestsException',
   'too_many_requests',
   'insufficient_quota',
@@ -58,13 +61,53 @@ const UNAVAILABLE_CODES = new Set([
   'overloaded_error',
   'UNAVAILABLE',
   'ServiceUnavailableException',
+  'serviceUnavailableException',
   'ModelNotReadyException',
 ]);
+const TIMEOUT_ERROR_CODES = new Set(['DEADLINE_EXCEEDED', 'ModelTimeoutException', 'modelTimeoutException']);
+
+/**
+ * The HTTP status a provider error code stands for, for errors that arrive inside a 200 stream
+ * (Anthropic `error` events, Bedrock exception frames, Gemini error chunks). Undefined when unknown.
+ */
+export function statusForCode(code: string | undefined): number | undefined {
+  if (!code) return undefined;
+  if (RATE_LIMIT_CODES.has(code)) return 429;
+  if (UNAVAILABLE_CODES.has(code)) return 503;
+  if (TIMEOUT_ERROR_CODES.has(code)) return 408;
+  return CODE_STATUS[code];
+}
+
+const CODE_STATUS: Readonly<Record<string, number>> = {
+  invalid_request_error: 400,
+  INVALID_ARGUMENT: 400,
+  FAILED_PRECONDITION: 400,
+  ValidationException: 400,
+  validationException: 400,
+  request_too_large: 413,
+  authentication_error: 401,
+  UNAUTHENTICATED: 401,
+  UnrecognizedClientException: 401,
+  permission_error: 403,
+  PERMISSION_DENIED: 403,
+  AccessDeniedException: 403,
+  not_found_error: 404,
+  NOT_FOUND: 404,
+  ResourceNotFoundException: 404,
+  api_error: 500,
+  INTERNAL: 500,
+  InternalServerException: 500,
+  internalServerException: 500,
+  ModelErrorException: 500,
+  modelStreamErrorException: 500,
+  ModelStreamErrorException: 500,
+};
 
 function classFor(failure: UpstreamFailure): ErrorClass {
   const { status, code, message } = failure;
   if (code && RATE_LIMIT_CODES.has(code)) return RateLimitError;
   if (code && UNAVAILABLE_CODES.has(code)) return ServiceUnavailableError;
+  if (code && TIMEOUT_ERROR_CODES.has(code)) return TimeoutError;
   if (status >= 400 && status < 500 && status !== 429) {
     if ((code && CONTEXT_CODES.has(code)) || CONTEXT_TEXT.test(message)) return ContextWindowExceededError;
     if ((code && POLICY_CODES.has(code)) || POLICY_TEXT.test(message)) return ContentPolicyViolationError;

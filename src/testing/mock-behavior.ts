@@ -50,6 +50,15 @@ export interface MockBehavior {
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   /** Embedding vector length. @default 8 */
   dimensions?: number;
+  /**
+   * Answer exactly this, whatever the format (replays a recorded response or an API-reference fixture).
+   * `body` parts are written in order (a stream's frames); `status` defaults to 200.
+   */
+  raw?: {
+    status?: number;
+    headers?: Record<string, string>;
+    body: string | Uint8Array | Array<string | Uint8Array>;
+  };
 }
 
 /** A behavior bound to a path prefix, with its failure counter. */

@@ -98,6 +98,13 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       wait: (ms) => new Promise((resolve) => setTimeout(() => resolve(!closed), ms)),
     };
     if (behavior.delayMs && !(await exchange.wait(behavior.delayMs))) return;
+    if (behavior.raw) {
+      const { status = 200, headers = {}, body } = behavior.raw;
+      res.writeHead(status, headers);
+      for (const part of Array.isArray(body) ? body : [body]) res.write(part);
+      res.end();
+      return;
+    }
     if (shouldFail(slot, random)) {
       if (behavior.fault === 'reset') return void req.socket.destroy();
       if (behavior.fault === 'hang') return;

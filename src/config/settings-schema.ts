@@ -104,6 +104,8 @@ export const routerSettingsSchema = z.strictObject({
     .optional(),
   callbacks: z.array(loggerCallback).default([]),
   async_only_mode: z.boolean().default(false),
+  /** Remove request parameters (and reasoning history) a provider cannot take instead of failing. */
+  drop_params: z.boolean().default(false),
   pass_through_all_models: z.boolean().default(false),
   default_svc_params: z.record(z.string(), z.unknown()).default({}),
   timeout: z.number().positive().default(600),

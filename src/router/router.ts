@@ -320,7 +320,7 @@ export class Router extends EventEmitter<RouterEvents> {
             timeoutMs: requestTimeoutMs ?? endpoint.timeoutMs,
             streamTimeoutMs: requestTimeoutMs ?? endpoint.streamTimeoutMs,
             signal,
-            dropParams: request.drop_params ?? false,
+            dropParams: request.drop_params ?? this.#settings.drop_params,
           },
           requestMock ?? endpoint.deployment.params.mock_response,
         ),

@@ -20,7 +20,16 @@ export type {
 export { ChatCompletionStream } from './router/chat-stream.js';
 export type { ModelGroupInfo } from './router/model-group-info.js';
 export { type CallControl, Router, type RouterDependencies } from './router/router.js';
-export type { CallbackErrorEvent, FailureEvent, RouterEvents, SuccessEvent } from './router/router-events.js';
+export type {
+  CallbackErrorEvent,
+  CooldownEvent,
+  FailureEvent,
+  FallbackEvent,
+  RouterEvents,
+  SuccessEvent,
+} from './router/router-events.js';
 export type { CustomRoutingStrategy, CustomStrategyArgs } from './strategies/custom-strategy.js';
 export type { CallOutcome, RandomSource, RoutingStrategy, SelectionContext } from './strategies/strategy.js';
+export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
+export type { Store, StoreWriteOptions } from './stores/store.js';
 export * from './types/index.js';

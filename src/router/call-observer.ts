@@ -5,6 +5,14 @@ import type { RouterError } from '../errors/router-error.js';
 import type { Endpoint } from './endpoint.js';
 import type { CallbackErrorEvent, RouterEvents } from './router-events.js';
 
+function metadataOf(
+  request: Readonly<Record<string, unknown>>,
+  excluded: ReadonlySet<string> | undefined,
+): Record<string, unknown> {
+  const metadata = (request.metadata as Record<string, unknown> | undefined) ?? {};
+  return excluded?.size ? { ...metadata, _failover_excluded_ids: [...excluded] } : metadata;
+}
+
 /** One finished attempt, as the observer reports it. */
 export interface AttemptRecord {
   /** The caller's request (router fields included), for callbacks. */
@@ -13,6 +21,8 @@ export interface AttemptRecord {
   stream: boolean;
   startMs: number;
   endMs: number;
+  /** Deployments that failed this call so far (reported to callbacks as `metadata._failover_excluded_ids`). */
+  excluded?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -91,7 +101,7 @@ export class CallObserver {
       response_cost: cost,
       messages: request.messages,
       input: request.input ?? request.prompt,
-      metadata: (request.metadata as Record<string, unknown> | undefined) ?? {},
+      metadata: metadataOf(request, record.excluded),
       stream: record.stream,
       ...(error ? { exception: error } : {}),
     };

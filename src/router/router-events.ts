@@ -1,4 +1,5 @@
 import type { RouterError } from '../errors/router-error.js';
+import type { CooldownEvent } from '../cooldown/cooldown-tracker.js';
 import type { ProviderName } from '../types/index.js';
 
 /** Emitted once per successful call (for streams: when the stream ends). */
@@ -31,9 +32,21 @@ export interface CallbackErrorEvent {
   error: unknown;
 }
 
+/** A call moved from one model group to a fallback group. */
+export interface FallbackEvent {
+  from: string;
+  to: string;
+  /** The error that made it move. */
+  error: RouterError;
+}
+
+export type { CooldownEvent };
+
 /** The router's events (`router.on(name, listener)`). Listeners that throw never affect a call. */
 export interface RouterEvents {
   success: (event: SuccessEvent) => void;
   failure: (event: FailureEvent) => void;
+  cooldown: (event: CooldownEvent) => void;
+  fallback: (event: FallbackEvent) => void;
   callback_error: (event: CallbackErrorEvent) => void;
 }

@@ -23,6 +23,11 @@ export async function driveStream(exchange: MockExchange, plan: StreamPlan): Pro
     'cache-control': 'no-cache',
     ...exchange.behavior.headers,
   });
+  // frames must reach the client before a cut: destroying the socket discards unflushed writes
+  const write = (frame: string | Uint8Array) =>
+    options.cutAfter === undefined
+      ? Promise.resolve(res.write(frame))
+      : new Promise<void>((resolve) => res.write(frame, () => resolve()));
   for (let i = 0; i < plan.frames.length; i++) {
     if (options.cutAfter === i) {
       res.socket?.destroy();
@@ -36,7 +41,7 @@ export async function driveStream(exchange: MockExchange, plan: StreamPlan): Pro
       res.end(plan.errorFrame);
       return;
     }
-    res.write(plan.frames[i]);
+    await write(plan.frames[i]!);
     if (options.chunkDelayMs && !(await exchange.wait(options.chunkDelayMs))) return;
   }
   if (options.cutAfter !== undefined && options.cutAfter >= plan.frames.length) {

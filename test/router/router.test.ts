@@ -114,7 +114,7 @@ describe('Router requests', () => {
     const error = await router.acompletion({ model: 'gpt4o', messages: USER }).catch((e: unknown) => e);
     await router.close();
     expect(error).toBeInstanceOf(BadRequestError);
-    expect((error as Error).message).toContain('Unknown model `gpt4o` for chat; did you mean `gpt-4o`?');
+    expect((error as Error).message).toContain('Unknown model `gpt4o`; did you mean `gpt-4o`?');
   });
 
   it('rejects a request without messages, naming the field', async () => {

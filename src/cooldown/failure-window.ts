@@ -1,0 +1,48 @@
+/** A deployment's calls and failures in the current wall-clock minute. */
+export interface MinuteCounts {
+  calls: number;
+  /** Failures that count toward `allowed_fails` and the failure rate. */
+  fails: number;
+  /** 429s, counted apart when `allowed_fails_policy.RateLimitErrorAllowedFails` is set. */
+  rateLimitFails: number;
+  /** Content-policy refusals, counted only when `ContentPolicyViolationErrorAllowedFails` is set. */
+  policyFails: number;
+}
+
+export type FailureKind = 'fail' | 'rateLimit' | 'policy';
+
+/**
+ * Per-deployment counts for the current minute. A new minute starts every count at zero, so "failures
+ * in the current minute" needs no timers.
+ */
+export class FailureWindow {
+  readonly #counts = new Map<string, MinuteCounts & { minute: number }>();
+
+  #current(id: string, now: number): MinuteCounts & { minute: number } {
+    const minute = Math.floor(now / 60_000);
+    let counts = this.#counts.get(id);
+    if (!counts || counts.minute !== minute) {
+      counts = { minute, calls: 0, fails: 0, rateLimitFails: 0, policyFails: 0 };
+      this.#counts.set(id, counts);
+    }
+    return counts;
+  }
+
+  success(id: string, now: number): void {
+    this.#current(id, now).calls += 1;
+  }
+
+  failure(id: string, kind: FailureKind, now: number): MinuteCounts {
+    const counts = this.#current(id, now);
+    counts.calls += 1;
+    if (kind === 'rateLimit') counts.rateLimitFails += 1;
+    else if (kind === 'policy') counts.policyFails += 1;
+    counts.fails += kind === 'fail' ? 1 : 0;
+    return counts;
+  }
+
+  /** Forgets a deployment's counts (it proved healthy again). */
+  reset(id: string): void {
+    this.#counts.delete(id);
+  }
+}

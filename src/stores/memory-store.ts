@@ -1,0 +1,50 @@
+import { LRUCache } from 'lru-cache';
+import type { Store, StoreWriteOptions } from './store.js';
+
+/** Options of the in-memory store. */
+export interface MemoryStoreOptions {
+  /** Most keys kept; the least recently used go first. @default 100_000 */
+  maxKeys?: number;
+}
+
+/**
+ * The default store: process-local, bounded (LRU), with per-key TTLs. Every operation completes
+ * synchronously (the Promise is already settled), so it adds no I/O to a call.
+ */
+export class MemoryStore implements Store {
+  readonly #cache: LRUCache<string, { value: unknown }>;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.#cache = new LRUCache({ max: options.maxKeys ?? 100_000 });
+  }
+
+  async get<T = unknown>(key: string): Promise<T | undefined> {
+    return this.#cache.get(key)?.value as T | undefined;
+  }
+
+  async set(key: string, value: unknown, options: StoreWriteOptions = {}): Promise<void> {
+    this.#cache.set(key, { value }, options.ttlMs ? { ttl: options.ttlMs } : undefined);
+  }
+
+  async increment(key: string, by = 1, options: StoreWriteOptions = {}): Promise<number> {
+    const entry = this.#cache.get(key);
+    if (entry) {
+      entry.value = Number(entry.value) + by;
+      return entry.value as number;
+    }
+    this.#cache.set(key, { value: by }, options.ttlMs ? { ttl: options.ttlMs } : undefined);
+    return by;
+  }
+
+  async getMany<T = unknown>(keys: readonly string[]): Promise<Array<T | undefined>> {
+    return keys.map((key) => this.#cache.get(key)?.value as T | undefined);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#cache.delete(key);
+  }
+
+  async close(): Promise<void> {
+    this.#cache.clear();
+  }
+}

@@ -8,8 +8,8 @@ import type { RouterError } from '../errors/router-error.js';
 import { rateLimitBackoffMs } from '../policies/backoff.js';
 import { maxRetries, policyKeyOf, type RetryPolicy, retriesFor } from '../policies/retry-policy.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
-import type { CallObserver } from './call-observer.js';
 import type { CallContext, Routed } from './call-context.js';
+import type { CallObserver } from './call-observer.js';
 import { type CandidatePool, candidatePool } from './candidates.js';
 import type { ModelGroup, Tier } from './deployment-registry.js';
 import type { Endpoint } from './endpoint.js';
@@ -123,7 +123,12 @@ export class GroupRunner {
    * not cooling, e.g. the only one of its group); a cooled deployment's peers are tried at once.
    * Returns -1 when the wait would outlast the call's timeout (then it is not retried).
    */
-  #waitBeforeRetry<T>(error: RouterError, retryNumber: number, config: RunnerConfig, ctx: CallContext<T>): number {
+  #waitBeforeRetry<T>(
+    error: RouterError,
+    retryNumber: number,
+    config: RunnerConfig,
+    ctx: CallContext<T>,
+  ): number {
     if (!RateLimitError.isInstance(error)) return 0;
     const id = error.modelId;
     if (id && !this.parts.tracker.isAvailable(id, this.parts.now())) return 0;
@@ -143,7 +148,11 @@ export class GroupRunner {
     for (;;) {
       const limiter = this.parts.limiter();
       const now = this.parts.now();
-      const pool = candidatePool(tier, { tracker, limiter, admits, excluded: ctx.excluded, strictExclusion }, now);
+      const pool = candidatePool(
+        tier,
+        { tracker, limiter, admits, excluded: ctx.excluded, strictExclusion },
+        now,
+      );
       if (pool.endpoints.length > 0) {
         const endpoint = await this.#pick(group, pool, ctx);
         if (!endpoint) break;
@@ -165,7 +174,9 @@ export class GroupRunner {
 
   async #pick<T>(group: ModelGroup, pool: CandidatePool, ctx: CallContext<T>): Promise<Endpoint | undefined> {
     if (pool.endpoints.length === 1) return pool.endpoints[0];
-    const selected = this.parts.strategy().select(pool.deployments, { model: group.name, request: ctx.request });
+    const selected = this.parts
+      .strategy()
+      .select(pool.deployments, { model: group.name, request: ctx.request });
     const chosen = selected instanceof Promise ? await selected : selected;
     return chosen && pool.endpoints[pool.deployments.indexOf(chosen)];
   }
@@ -185,7 +196,11 @@ export class GroupRunner {
         throw err;
       }
       const { target } = endpoint;
-      const error = errorFromNetwork(err, { provider: target.provider, model: target.model, modelId: target.modelId });
+      const error = errorFromNetwork(err, {
+        provider: target.provider,
+        model: target.model,
+        modelId: target.modelId,
+      });
       this.#failed(group, endpoint, ctx, error, startMs);
       throw error;
     }
@@ -204,14 +219,27 @@ export class GroupRunner {
     return { result, endpoint, attempts: ctx.attempts, startMs, settle };
   }
 
-  #failed<T>(group: ModelGroup, endpoint: Endpoint, ctx: CallContext<T>, error: RouterError, startMs: number): void {
+  #failed<T>(
+    group: ModelGroup,
+    endpoint: Endpoint,
+    ctx: CallContext<T>,
+    error: RouterError,
+    startMs: number,
+  ): void {
     ctx.failures.push(error);
     (ctx.excluded ??= new Set()).add(endpoint.deployment.id);
-    this.#count(group, endpoint, error);
     this.parts.observer.failed(
-      { request: ctx.request, endpoint, stream: ctx.stream, startMs, endMs: this.parts.now(), excluded: ctx.excluded },
+      {
+        request: ctx.request,
+        endpoint,
+        stream: ctx.stream,
+        startMs,
+        endMs: this.parts.now(),
+        excluded: ctx.excluded,
+      },
       error,
     );
+    this.#count(group, endpoint, error);
   }
 
   #count(group: ModelGroup, endpoint: Endpoint, error: RouterError): void {

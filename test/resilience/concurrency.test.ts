@@ -25,7 +25,10 @@ describe('max_parallel_requests', () => {
 
   it('skips a full deployment for a peer with room', async () => {
     mock.setBehavior('/a', { delayMs: 60 });
-    const { router } = recordingRouter([deployment(mock, 'a', { max_parallel_requests: 1 }), deployment(mock, 'b')]);
+    const { router } = recordingRouter([
+      deployment(mock, 'a', { max_parallel_requests: 1 }),
+      deployment(mock, 'b'),
+    ]);
     const results = await burst(router, 3);
     await router.close();
     const ids = results.map((r) => (r.status === 'fulfilled' ? r.value._hidden_params.model_id : 'error'));
@@ -74,7 +77,7 @@ describe('max_parallel_requests', () => {
     const stream = await ask(router, 'gpt-4o', { stream: true });
     const waiting = ask(router, 'gpt-4o', { timeout: 0.05 }).catch((e: unknown) => e);
     expect(await waiting).toBeInstanceOf(RateLimitError);
-    for await (const _ of stream as AsyncIterable<unknown>) {
+    for await (const _ of stream as unknown as AsyncIterable<unknown>) {
       // drain
     }
     expect((await ask(router))._hidden_params.model_id).toBe('a');

@@ -13,7 +13,9 @@ afterAll(() => mock.close());
 describe('cooldown triggers', () => {
   it('cools a deployment at once on a 429 and keeps serving from its peer', async () => {
     mock.setBehavior('/a', { status: 429 });
-    const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], { cooldown_time: 60 });
+    const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], {
+      cooldown_time: 60,
+    });
     const served = await serve(router, 6);
     await router.close();
     expect(served).toEqual(['b', 'b', 'b', 'b', 'b', 'b']);
@@ -23,7 +25,9 @@ describe('cooldown triggers', () => {
 
   it.each([401, 404, 408])('cools a deployment at once on a %i', async (status) => {
     mock.setBehavior('/a', { status });
-    const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], { cooldown_time: 60 });
+    const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], {
+      cooldown_time: 60,
+    });
     await serve(router, 4);
     await router.close();
     expect(mock.hits('/a/')).toBe(1);
@@ -74,7 +78,9 @@ describe('cooldown triggers', () => {
 
   it('never cools for a bad request: the request was at fault, not the deployment', async () => {
     mock.setBehavior('/a', { status: 400 });
-    const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], { allowed_fails: 0 });
+    const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], {
+      allowed_fails: 0,
+    });
     await serve(router, 3);
     await router.close();
     expect(cooldowns).toHaveLength(0);
@@ -94,9 +100,12 @@ describe('cooldown scope and settings', () => {
 
   it('honours a deployment’s cooldown_time: 0 (never cooled)', async () => {
     mock.setBehavior('/a', { status: 429, headers: { 'retry-after-ms': '0' } });
-    const { router, cooldowns } = recordingRouter([deployment(mock, 'a', { cooldown_time: 0 }), deployment(mock, 'b')], {
-      num_retries: 1,
-    });
+    const { router, cooldowns } = recordingRouter(
+      [deployment(mock, 'a', { cooldown_time: 0 }), deployment(mock, 'b')],
+      {
+        num_retries: 1,
+      },
+    );
     await serve(router, 3);
     await router.close();
     expect(cooldowns).toHaveLength(0);
@@ -116,9 +125,12 @@ describe('cooldown scope and settings', () => {
 
   it('uses a deployment’s own cooldown_time over the router’s', async () => {
     mock.setBehavior('/a', { status: 429 });
-    const { router, cooldowns } = recordingRouter([deployment(mock, 'a', { cooldown_time: 0.05 }), deployment(mock, 'b')], {
-      cooldown_time: 60,
-    });
+    const { router, cooldowns } = recordingRouter(
+      [deployment(mock, 'a', { cooldown_time: 0.05 }), deployment(mock, 'b')],
+      {
+        cooldown_time: 60,
+      },
+    );
     await serve(router, 1);
     await router.close();
     expect(cooldowns[0]?.cooldown_time).toBe(0.05);
@@ -128,11 +140,15 @@ describe('cooldown scope and settings', () => {
 describe('recovery', () => {
   it('sends a single trial call to a half-open deployment until it succeeds, then full traffic', async () => {
     mock.setBehavior('/a', { status: 429, failTimes: 1 });
-    const { router } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], { cooldown_time: 0.05 });
+    const { router } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], {
+      cooldown_time: 0.05,
+    });
     await serve(router, 1); // a fails and cools; b serves
     await sleep(80);
     mock.setBehavior('/a', { delayMs: 60 });
-    const served = await Promise.all(Array.from({ length: 4 }, () => ask(router).then((r) => r._hidden_params.model_id)));
+    const served = await Promise.all(
+      Array.from({ length: 4 }, () => ask(router).then((r) => r._hidden_params.model_id)),
+    );
     expect(served.filter((id) => id === 'a')).toHaveLength(1); // the trial
     expect(await serve(router, 2)).toEqual(['a', 'a']); // fully back
     await router.close();
@@ -173,7 +189,11 @@ describe('recovery', () => {
   it('never lets the stored cooldown outlive cooldown_time', async () => {
     mock.setBehavior('/a', { status: 429 });
     const store = new MemoryStore();
-    const router = new Router([deployment(mock, 'a'), deployment(mock, 'b')], { cooldown_time: 0.05 }, { store, random: firstChoice });
+    const router = new Router(
+      [deployment(mock, 'a'), deployment(mock, 'b')],
+      { cooldown_time: 0.05 },
+      { store, random: firstChoice },
+    );
     await serve(router, 1);
     expect(await store.get('cooldown:a')).toBeDefined();
     await sleep(70);

@@ -28,14 +28,20 @@ describe('fallbacks', () => {
     mock.setBehavior('/t1', { status: 500 });
     mock.setBehavior('/t2', { status: 500 });
     const { router, fallbacks } = recordingRouter(
-      [deployment(mock, 't1', { order: 1 }, 'A'), deployment(mock, 't2', { order: 2 }, 'A'), deployment(mock, 'b1', {}, 'B')],
+      [
+        deployment(mock, 't1', { order: 1 }, 'A'),
+        deployment(mock, 't2', { order: 2 }, 'A'),
+        deployment(mock, 'b1', {}, 'B'),
+      ],
       { num_retries: 1, allowed_fails: 10, fallbacks: [{ A: ['B'] }] },
     );
     const res = await ask(router, 'A');
     await router.close();
     expect(trail(mock)).toEqual(['t1', 't1', 't2', 't2', 'b1']);
     expect(res._hidden_params).toMatchObject({ model_group: 'B', model_id: 'b1', attempts: 5 });
-    expect(fallbacks).toEqual([{ from: 'A', to: 'B', error: expect.objectContaining({ name: 'InternalServerError' }) }]);
+    expect(fallbacks).toEqual([
+      { from: 'A', to: 'B', error: expect.objectContaining({ name: 'InternalServerError' }) },
+    ]);
   });
 
   it('sends a non-retryable error straight to the fallback, without retries', async () => {
@@ -49,7 +55,10 @@ describe('fallbacks', () => {
 
   it('sends a context window error to context_window_fallbacks rather than the general ones', async () => {
     mock.setBehavior('/a1', { status: 400, error: { code: 'context_length_exceeded' } });
-    const { router } = recordingRouter(groups(), { fallbacks: [{ A: ['B'] }], context_window_fallbacks: [{ A: ['C'] }] });
+    const { router } = recordingRouter(groups(), {
+      fallbacks: [{ A: ['B'] }],
+      context_window_fallbacks: [{ A: ['C'] }],
+    });
     const res = await ask(router, 'A');
     await router.close();
     expect(res._hidden_params.model_group).toBe('C');
@@ -95,7 +104,10 @@ describe('fallbacks', () => {
 
   it('never returns to a group the call already tried (no loops)', async () => {
     mock.setBehavior('/', { status: 503 });
-    const { router } = recordingRouter(groups(), { fallbacks: [{ A: ['B', 'A'] }, { B: ['A'] }], num_retries: 0 });
+    const { router } = recordingRouter(groups(), {
+      fallbacks: [{ A: ['B', 'A'] }, { B: ['A'] }],
+      num_retries: 0,
+    });
     const error = (await ask(router, 'A').catch((e: unknown) => e)) as RouterError;
     await router.close();
     expect(trail(mock)).toEqual(['a1', 'b1']);
@@ -127,10 +139,14 @@ describe('no deployments', () => {
   it('counts whole seconds until the earliest cooldown ends', async () => {
     mock.setBehavior('/', { status: 429 });
     let now = 1_000_000;
-    const router = new Router([deployment(mock, 'a', { cooldown_time: 3 }), deployment(mock, 'b', { cooldown_time: 10 })], {}, {
-      now: () => now,
-      random: () => 0,
-    });
+    const router = new Router(
+      [deployment(mock, 'a', { cooldown_time: 3 }), deployment(mock, 'b', { cooldown_time: 10 })],
+      {},
+      {
+        now: () => now,
+        random: () => 0,
+      },
+    );
     await ask(router).catch(() => undefined);
     now += 1500;
     const error = await ask(router).catch((e: unknown) => e);
@@ -139,7 +155,9 @@ describe('no deployments', () => {
   });
 
   it('names the requested region and pre-call checks in the message', async () => {
-    const router = new Router([deployment(mock, 'a', { region_name: 'us' })], { enable_pre_call_checks: true });
+    const router = new Router([deployment(mock, 'a', { region_name: 'us' })], {
+      enable_pre_call_checks: true,
+    });
     const error = await ask(router, 'gpt-4o', { allowed_model_region: 'eu' }).catch((e: unknown) => e);
     await router.close();
     expect((error as Error).message).toBe(
@@ -155,7 +173,9 @@ describe('no deployments', () => {
     expect(fallbacks[0]?.error).toBeInstanceOf(RateLimitError);
     expect(trail(mock)).toEqual(['b1']);
     const { router: plain } = recordingRouter(groups());
-    await expect(ask(plain, 'A', { mock_testing_rate_limit_error: true })).rejects.toBeInstanceOf(RateLimitError);
+    await expect(ask(plain, 'A', { mock_testing_rate_limit_error: true })).rejects.toBeInstanceOf(
+      RateLimitError,
+    );
     await router.close();
     await plain.close();
   });

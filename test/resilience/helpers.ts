@@ -1,4 +1,10 @@
-import type { CooldownEvent, DeploymentConfig, FallbackEvent, Router, RouterSettings } from '../../src/index.js';
+import type {
+  CooldownEvent,
+  DeploymentConfig,
+  FallbackEvent,
+  Router,
+  RouterSettings,
+} from '../../src/index.js';
 import { Router as RouterClass } from '../../src/index.js';
 import type { MockProvider } from '../../src/testing/index.js';
 import { deployment, USER } from '../helpers.js';

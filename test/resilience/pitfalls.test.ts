@@ -45,7 +45,12 @@ describe('pitfalls other routers’ users report, made impossible', () => {
     // a 401 is not retried in its group (spec 10.5): it goes straight to the fallback
     mock.setBehavior('/', { status: 401 });
     const { router, cooldowns } = recordingRouter(
-      [deployment(mock, 'a1', {}, 'A'), deployment(mock, 'a2', {}, 'A'), deployment(mock, 'b1', {}, 'B'), deployment(mock, 'b2', {}, 'B')],
+      [
+        deployment(mock, 'a1', {}, 'A'),
+        deployment(mock, 'a2', {}, 'A'),
+        deployment(mock, 'b1', {}, 'B'),
+        deployment(mock, 'b2', {}, 'B'),
+      ],
       { fallbacks: [{ A: ['B'] }] },
     );
     await ask(router, 'A').catch(() => undefined);

@@ -19,10 +19,13 @@ const elapsed = async (fn: () => Promise<unknown>) => {
 describe('retries', () => {
   it('makes num_retries more attempts, then throws the last error carrying the earlier ones', async () => {
     mock.setBehavior('/', { status: 500 });
-    const { router } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b'), deployment(mock, 'c')], {
-      num_retries: 2,
-      allowed_fails: 10,
-    });
+    const { router } = recordingRouter(
+      [deployment(mock, 'a'), deployment(mock, 'b'), deployment(mock, 'c')],
+      {
+        num_retries: 2,
+        allowed_fails: 10,
+      },
+    );
     const error = (await ask(router).catch((e: unknown) => e)) as RouterError;
     await router.close();
     expect(mock.requests).toHaveLength(3);
@@ -41,7 +44,10 @@ describe('retries', () => {
 
   it('honours a request’s own num_retries', async () => {
     mock.setBehavior('/', { status: 500 });
-    const { router } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], { num_retries: 3, allowed_fails: 10 });
+    const { router } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], {
+      num_retries: 3,
+      allowed_fails: 10,
+    });
     await ask(router, 'gpt-4o', { num_retries: 0 }).catch(() => undefined);
     await router.close();
     expect(mock.requests).toHaveLength(1);
@@ -88,7 +94,9 @@ describe('retries', () => {
 
   it('follows retry_policy per error class', async () => {
     mock.setBehavior('/a', { status: 401 });
-    const { router } = recordingRouter([deployment(mock, 'a')], { retry_policy: { AuthenticationErrorRetries: 2 } });
+    const { router } = recordingRouter([deployment(mock, 'a')], {
+      retry_policy: { AuthenticationErrorRetries: 2 },
+    });
     await ask(router).catch(() => undefined);
     expect(mock.hits('/a/')).toBe(3);
     mock.reset();

@@ -73,7 +73,9 @@ describe('streaming failover', () => {
 
   it('counts a mid-stream failure toward cooldown', async () => {
     mock.setBehavior('/a', { stream: { cutAfter: 1 } });
-    const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], { allowed_fails: 0 });
+    const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], {
+      allowed_fails: 0,
+    });
     await read(await streamOf(router));
     await router.close();
     expect(cooldowns.map((c) => c.model_id)).toEqual(['a']);

@@ -15,10 +15,13 @@ const failover = { enable_weighted_failover: true, disable_cooldowns: true };
 describe('weighted failover', () => {
   it('hops to a different peer after each retryable failure until one serves', async () => {
     for (const name of ['a', 'b', 'c', 'd']) mock.setBehavior(`/${name}/`, { status: 503 });
-    const { router } = recordingRouter(['a', 'b', 'c', 'd', 'e'].map((n) => deployment(mock, n)), {
-      ...failover,
-      num_retries: 0,
-    });
+    const { router } = recordingRouter(
+      ['a', 'b', 'c', 'd', 'e'].map((n) => deployment(mock, n)),
+      {
+        ...failover,
+        num_retries: 0,
+      },
+    );
     const res = await ask(router);
     await router.close();
     expect(trail(mock)).toEqual(['a', 'b', 'c', 'd', 'e']);
@@ -28,10 +31,13 @@ describe('weighted failover', () => {
   it('accumulates the failed ids in metadata._failover_excluded_ids across hops', async () => {
     for (const name of ['a', 'b']) mock.setBehavior(`/${name}/`, { status: 503 });
     const seen: CallbackKwargs[] = [];
-    const { router } = recordingRouter(['a', 'b', 'c'].map((n) => deployment(mock, n)), {
-      ...failover,
-      callbacks: [{ logFailureEvent: (k: CallbackKwargs) => void seen.push(k) }],
-    });
+    const { router } = recordingRouter(
+      ['a', 'b', 'c'].map((n) => deployment(mock, n)),
+      {
+        ...failover,
+        callbacks: [{ logFailureEvent: (k: CallbackKwargs) => void seen.push(k) }],
+      },
+    );
     await ask(router, 'gpt-4o', { metadata: { trace: 't1' } });
     await new Promise((r) => setTimeout(r, 20));
     await router.close();
@@ -43,10 +49,13 @@ describe('weighted failover', () => {
 
   it('is bounded by max_fallbacks', async () => {
     mock.setBehavior('/', { status: 503 });
-    const { router } = recordingRouter(['a', 'b', 'c', 'd', 'e'].map((n) => deployment(mock, n)), {
-      ...failover,
-      max_fallbacks: 2,
-    });
+    const { router } = recordingRouter(
+      ['a', 'b', 'c', 'd', 'e'].map((n) => deployment(mock, n)),
+      {
+        ...failover,
+        max_fallbacks: 2,
+      },
+    );
     await ask(router).catch(() => undefined);
     await router.close();
     expect(mock.requests).toHaveLength(3);
@@ -66,11 +75,16 @@ describe('weighted failover', () => {
   it('applies to the async entry points only: completion() uses ordinary retries', async () => {
     mock.setBehavior('/a/', { status: 503 });
     mock.setBehavior('/b/', { status: 503 });
-    const { router } = recordingRouter(['a', 'b', 'c'].map((n) => deployment(mock, n)), { ...failover, num_retries: 0 });
+    const { router } = recordingRouter(
+      ['a', 'b', 'c'].map((n) => deployment(mock, n)),
+      { ...failover, num_retries: 0 },
+    );
     expect((await ask(router))._hidden_params.model_id).toBe('c');
     mock.reset();
     mock.setBehavior('/a/', { status: 503 });
-    await expect(router.completion({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow();
+    await expect(
+      router.completion({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toThrow();
     await router.close();
     expect(trail(mock)).toEqual(['a']);
   });
@@ -106,7 +120,11 @@ describe('weighted failover', () => {
   it('renormalises weights over the remaining peers', async () => {
     mock.setBehavior('/heavy/', { status: 503 });
     const router = new Router(
-      [deployment(mock, 'heavy', { weight: 8 }), deployment(mock, 'b', { weight: 1 }), deployment(mock, 'c', { weight: 3 })],
+      [
+        deployment(mock, 'heavy', { weight: 8 }),
+        deployment(mock, 'b', { weight: 1 }),
+        deployment(mock, 'c', { weight: 3 }),
+      ],
       failover,
       { random: seededRandom(21) },
     );

@@ -28,8 +28,8 @@ export type {
   RouterEvents,
   SuccessEvent,
 } from './router/router-events.js';
-export type { CustomRoutingStrategy, CustomStrategyArgs } from './strategies/custom-strategy.js';
-export type { CallOutcome, RandomSource, RoutingStrategy, SelectionContext } from './strategies/strategy.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export type { Store, StoreWriteOptions } from './stores/store.js';
+export type { CustomRoutingStrategy, CustomStrategyArgs } from './strategies/custom-strategy.js';
+export type { CallOutcome, RandomSource, RoutingStrategy, SelectionContext } from './strategies/strategy.js';
 export * from './types/index.js';

@@ -11,7 +11,9 @@ export function contextWindowOf(deployment: Deployment): number | undefined {
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.map((part) => (part && typeof part === 'object' && 'text' in part ? String(part.text) : '')).join(' ');
+    return content
+      .map((part) => (part && typeof part === 'object' && 'text' in part ? String(part.text) : ''))
+      .join(' ');
   }
   return '';
 }
@@ -29,5 +31,7 @@ export function promptTokens(request: Readonly<Record<string, unknown>>): number
     return total;
   }
   const input = request.input ?? request.prompt;
-  return Array.isArray(input) ? input.reduce((n: number, x) => n + countTokens(textOf(x)), 0) : countTokens(textOf(input));
+  return Array.isArray(input)
+    ? input.reduce((n: number, x) => n + countTokens(textOf(x)), 0)
+    : countTokens(textOf(input));
 }

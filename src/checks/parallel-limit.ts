@@ -5,7 +5,10 @@ import type { Deployment } from '../types/index.js';
  * router's `default_max_parallel_requests`, else its `rpm`, else `tpm / 1000 / 6` (at least 1); none of
  * these means no limit.
  */
-export function parallelLimitOf(deployment: Deployment, routerDefault: number | undefined): number | undefined {
+export function parallelLimitOf(
+  deployment: Deployment,
+  routerDefault: number | undefined,
+): number | undefined {
   const { params } = deployment;
   if (params.max_parallel_requests !== undefined) return params.max_parallel_requests;
   if (routerDefault !== undefined) return routerDefault;

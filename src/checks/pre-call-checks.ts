@@ -10,7 +10,10 @@ import { regionOf, requestedRegion } from './region.js';
  * map, by `base_model`) holds the prompt. When no deployment of the group can hold the prompt, throws
  * ContextWindowExceededError at once, so `context_window_fallbacks` apply without a wasted call.
  */
-export function preCallChecks(group: ModelGroup, request: Readonly<Record<string, unknown>>): (endpoint: Endpoint) => boolean {
+export function preCallChecks(
+  group: ModelGroup,
+  request: Readonly<Record<string, unknown>>,
+): (endpoint: Endpoint) => boolean {
   const region = requestedRegion(request);
   let tokens: number | undefined;
   const fits = (endpoint: Endpoint): boolean => {

@@ -20,7 +20,8 @@ export function checkFallbackNames(settings: ResolvedSettings, groups: readonly 
           problems.push(`${list}[${i}]: unknown model group \`${from}\`${didYouMean(from, groups)}`);
         }
         for (const to of targets) {
-          if (!ok(to)) problems.push(`${list}[${i}].${from}: unknown model group \`${to}\`${didYouMean(to, groups)}`);
+          if (!ok(to))
+            problems.push(`${list}[${i}].${from}: unknown model group \`${to}\`${didYouMean(to, groups)}`);
         }
       }
     });

@@ -25,7 +25,12 @@ export function failureKind(error: RouterError, policy: CooldownPolicy): Failure
  * `RateLimitErrorAllowedFails` is set, then 429s beyond that number); when the minute's counted
  * failures exceed `allowed_fails`; when more than half of at least 5 calls this minute failed.
  */
-export function shouldCool(error: RouterError, kind: FailureKind, counts: MinuteCounts, policy: CooldownPolicy): boolean {
+export function shouldCool(
+  error: RouterError,
+  kind: FailureKind,
+  counts: MinuteCounts,
+  policy: CooldownPolicy,
+): boolean {
   if (kind === 'policy') return counts.policyFails > (policy.contentPolicyAllowedFails ?? 0);
   if (kind === 'rateLimit') {
     return policy.rateLimitAllowedFails === undefined || counts.rateLimitFails > policy.rateLimitAllowedFails;

@@ -38,11 +38,13 @@ export class TimeoutError extends RouterError {
 
 /** 400: the prompt does not fit the model's context window. Goes to `context_window_fallbacks`. */
 export class ContextWindowExceededError extends BadRequestError {
-  declare private readonly brandContextWindowExceededError: never;}
+  declare private readonly brandContextWindowExceededError: never;
+}
 
 /** 400: the provider refused on content policy. Goes to `content_policy_fallbacks` only. */
 export class ContentPolicyViolationError extends BadRequestError {
-  declare private readonly brandContentPolicyViolationError: never;}
+  declare private readonly brandContentPolicyViolationError: never;
+}
 
 /** 429: the provider is rate limiting this deployment. Retryable, with backoff. */
 export class RateLimitError extends RouterError {
@@ -54,7 +56,8 @@ export class RateLimitError extends RouterError {
 
 /** 429: every deployment of the group is cooling down or filtered out (CONTRACT 2.5). */
 export class NoDeploymentsAvailableError extends RateLimitError {
-  declare private readonly brandNoDeploymentsAvailableError: never;}
+  declare private readonly brandNoDeploymentsAvailableError: never;
+}
 
 /** 500: the provider failed. Retryable. */
 export class InternalServerError extends RouterError {

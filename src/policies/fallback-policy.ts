@@ -33,7 +33,8 @@ export function fallbacksFor(
   settings: FallbackSettings,
   requestFallbacks: readonly string[] | undefined,
 ): readonly string[] {
-  if (ContentPolicyViolationError.isInstance(error)) return listedFor(settings.content_policy_fallbacks, model);
+  if (ContentPolicyViolationError.isInstance(error))
+    return listedFor(settings.content_policy_fallbacks, model);
   if (ContextWindowExceededError.isInstance(error)) {
     const listed = listedFor(settings.context_window_fallbacks, model);
     if (listed.length > 0) return listed;

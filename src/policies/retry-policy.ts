@@ -43,5 +43,8 @@ export function retriesFor(error: RouterError, numRetries: number, policy: Retry
 
 /** The most retries any error class can get: the bound handed to p-retry. */
 export function maxRetries(numRetries: number, policy: RetryPolicy | undefined): number {
-  return Math.max(numRetries, ...Object.values(policy ?? {}).filter((v): v is number => typeof v === 'number'));
+  return Math.max(
+    numRetries,
+    ...Object.values(policy ?? {}).filter((v): v is number => typeof v === 'number'),
+  );
 }

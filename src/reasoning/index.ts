@@ -1,6 +1,7 @@
 /**
  * `@svc/router/reasoning`: one shape (`reasoning_content`, `thinking_blocks`) for every provider's
- * reasoning output. This version exports the types; normalizers and the stream accumulator follow.
+ * reasoning output, the stream accumulator, reasoning support detection, and the per-provider
+ * translation of `reasoning_effort` / `thinking`.
  */
 export type {
   AnyThinkingBlock,
@@ -9,3 +10,5 @@ export type {
   ThinkingBlock,
   ThinkingParam,
 } from '../types/index.js';
+export { accumulateChunks } from './accumulate-chunks.js';
+export { supportsReasoning } from './supports-reasoning.js';

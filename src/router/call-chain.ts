@@ -13,7 +13,10 @@ export interface ChainParts {
   registry(): DeploymentRegistry;
   fallbacks(): FallbackSettings & { maxFallbacks: number };
   /** Pre-call checks for a group and request, or undefined when they are off. */
-  admits(group: ModelGroup, request: Readonly<Record<string, unknown>>): ((endpoint: Endpoint) => boolean) | undefined;
+  admits(
+    group: ModelGroup,
+    request: Readonly<Record<string, unknown>>,
+  ): ((endpoint: Endpoint) => boolean) | undefined;
   emitter: EventEmitter<RouterEvents>;
 }
 
@@ -36,7 +39,9 @@ export class CallChain {
       error = err;
     }
     const settings = this.parts.fallbacks();
-    const requestFallbacks = Array.isArray(ctx.request.fallbacks) ? (ctx.request.fallbacks as string[]) : undefined;
+    const requestFallbacks = Array.isArray(ctx.request.fallbacks)
+      ? (ctx.request.fallbacks as string[])
+      : undefined;
     const visited = new Set([group.name]);
     const refusal = ContentPolicyViolationError.isInstance(error);
     let from = group.name;

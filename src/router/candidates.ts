@@ -33,9 +33,15 @@ export function candidatePool(tier: Tier, rules: CandidateRules, now: number): C
   if (tracker.idle && !excluded?.size && limiter.inactive && !admits) {
     return { endpoints: tier.endpoints, deployments: tier.deployments, full: 0 };
   }
-  const healthy = tier.endpoints.filter((e) => tracker.isAvailable(e.deployment.id, now) && (!admits || admits(e)));
+  const healthy = tier.endpoints.filter(
+    (e) => tracker.isAvailable(e.deployment.id, now) && (!admits || admits(e)),
+  );
   const fresh = excluded?.size ? healthy.filter((e) => !excluded.has(e.deployment.id)) : healthy;
   const pool = fresh.length > 0 || rules.strictExclusion ? fresh : healthy;
   const withRoom = limiter.inactive ? pool : pool.filter((e) => limiter.hasRoom(e.deployment.id));
-  return { endpoints: withRoom, deployments: withRoom.map((e) => e.deployment), full: pool.length - withRoom.length };
+  return {
+    endpoints: withRoom,
+    deployments: withRoom.map((e) => e.deployment),
+    full: pool.length - withRoom.length,
+  };
 }

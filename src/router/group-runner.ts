@@ -227,7 +227,8 @@ export class GroupRunner {
     startMs: number,
   ): void {
     ctx.failures.push(error);
-    (ctx.excluded ??= new Set()).add(endpoint.deployment.id);
+    ctx.excluded ??= new Set();
+    ctx.excluded.add(endpoint.deployment.id);
     this.parts.observer.failed(
       {
         request: ctx.request,

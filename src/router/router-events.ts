@@ -1,5 +1,5 @@
-import type { RouterError } from '../errors/router-error.js';
 import type { CooldownEvent } from '../cooldown/cooldown-tracker.js';
+import type { RouterError } from '../errors/router-error.js';
 import type { ProviderName } from '../types/index.js';
 
 /** Emitted once per successful call (for streams: when the stream ends). */

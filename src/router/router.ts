@@ -8,10 +8,10 @@ import { responseCost } from '../cost/response-cost.js';
 import { BadRequestError } from '../errors/classes.js';
 import { HttpClient } from '../providers/shared/http-client.js';
 import type { CallOptions } from '../providers/shared/provider-adapter.js';
-import type { CustomRoutingStrategy } from '../strategies/custom-strategy.js';
-import type { RandomSource } from '../strategies/strategy.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { Store } from '../stores/store.js';
+import type { CustomRoutingStrategy } from '../strategies/custom-strategy.js';
+import type { RandomSource } from '../strategies/strategy.js';
 import type {
   ChatCompletion,
   ChatCompletionRequest,
@@ -40,8 +40,8 @@ import { withHiddenParams } from './hidden-params.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
 import { noDeploymentsError } from './no-deployments.js';
 import { providerBody } from './request-fields.js';
-import { buildRouterState, type RouterState } from './router-state.js';
 import type { RouterEvents } from './router-events.js';
+import { buildRouterState, type RouterState } from './router-state.js';
 import { type RequestKind, validateRequest } from './validate-request.js';
 
 /** What the router takes from its environment; tests pass a seeded `random` and a fake `now`. */
@@ -63,7 +63,12 @@ export interface CallControl {
 }
 
 type RoutableRequest = { model: string; [key: string]: unknown } & RouterRequestFields;
-type Attempt<B, T> = (endpoint: Endpoint, body: B, options: CallOptions, mock: string | undefined) => Promise<T>;
+type Attempt<B, T> = (
+  endpoint: Endpoint,
+  body: B,
+  options: CallOptions,
+  mock: string | undefined,
+) => Promise<T>;
 
 /**
  * One OpenAI-style API over a pool of deployments. Deployments sharing a `model_name` form a group;
@@ -96,7 +101,11 @@ export class Router extends EventEmitter<RouterEvents> {
   #state!: RouterState;
   #closed = false;
 
-  constructor(modelList: readonly DeploymentConfig[], settings: RouterSettings = {}, deps: RouterDependencies = {}) {
+  constructor(
+    modelList: readonly DeploymentConfig[],
+    settings: RouterSettings = {},
+    deps: RouterDependencies = {},
+  ) {
     super();
     this.#deps = {
       random: deps.random ?? Math.random,
@@ -159,7 +168,10 @@ export class Router extends EventEmitter<RouterEvents> {
   }
 
   /** A chat completion, or with `stream: true` an async iterable of chunks. */
-  acompletion(request: ChatCompletionRequest & { stream: true }, control?: CallControl): Promise<ChatCompletionStream>;
+  acompletion(
+    request: ChatCompletionRequest & { stream: true },
+    control?: CallControl,
+  ): Promise<ChatCompletionStream>;
   acompletion(
     request: ChatCompletionRequest & { stream?: false | undefined },
     control?: CallControl,
@@ -173,7 +185,10 @@ export class Router extends EventEmitter<RouterEvents> {
   }
 
   /** Same as `acompletion` (every call is async here) except that weighted failover does not apply. */
-  completion(request: ChatCompletionRequest & { stream: true }, control?: CallControl): Promise<ChatCompletionStream>;
+  completion(
+    request: ChatCompletionRequest & { stream: true },
+    control?: CallControl,
+  ): Promise<ChatCompletionStream>;
   completion(
     request: ChatCompletionRequest & { stream?: false | undefined },
     control?: CallControl,
@@ -197,12 +212,20 @@ export class Router extends EventEmitter<RouterEvents> {
   }
 
   /** A legacy `/v1/completions` text completion. */
-  atextCompletion(request: TextCompletionRequest, control?: CallControl): Promise<WithHiddenParams<TextCompletion>> {
-    return this.#json('textCompletion', request, control, true, (e, b, o, m) => this.#executor.textCompletion(e, b, o, m));
+  atextCompletion(
+    request: TextCompletionRequest,
+    control?: CallControl,
+  ): Promise<WithHiddenParams<TextCompletion>> {
+    return this.#json('textCompletion', request, control, true, (e, b, o, m) =>
+      this.#executor.textCompletion(e, b, o, m),
+    );
   }
 
   /** Same as `atextCompletion`, without weighted failover. */
-  textCompletion(request: TextCompletionRequest, control?: CallControl): Promise<WithHiddenParams<TextCompletion>> {
+  textCompletion(
+    request: TextCompletionRequest,
+    control?: CallControl,
+  ): Promise<WithHiddenParams<TextCompletion>> {
     return this.#json('textCompletion', request, control, false, (e, b, o, m) =>
       this.#executor.textCompletion(e, b, o, m),
     );
@@ -213,7 +236,9 @@ export class Router extends EventEmitter<RouterEvents> {
     request: ImageGenerationRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<ImageGenerationResponse>> {
-    return this.#json('imageGeneration', request, control, true, (e, b, o) => this.#executor.imageGeneration(e, b, o));
+    return this.#json('imageGeneration', request, control, true, (e, b, o) =>
+      this.#executor.imageGeneration(e, b, o),
+    );
   }
 
   /** Same as `aimageGeneration`, without weighted failover. */

@@ -50,6 +50,25 @@ export interface MockBehavior {
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   /** Embedding vector length. @default 8 */
   dimensions?: number;
+  /** How the OpenAI format answers, for the providers that speak it with their own variations. */
+  openaiVariant?: {
+    /** `reasoning_content` (DeepSeek, xAI; default) or `openrouter` (`reasoning` + `reasoning_details`). */
+    reasoningFormat?: 'reasoning_content' | 'openrouter';
+    /** Stream each reasoning delta this many times in a row (xAI's repeated deltas). @default 1 */
+    repeatReasoningDeltas?: number;
+    /** Stream each tool call whole in one delta, as xAI does (instead of a header, then arguments). */
+    wholeToolCalls?: boolean;
+    /**
+     * A keep-alive sent first: this SSE comment in streams (DeepSeek `keep-alive`, OpenRouter
+     * `OPENROUTER PROCESSING`), blank lines before a plain JSON answer.
+     */
+    keepAlive?: string;
+    /**
+     * Azure's content filter: `prompt` refuses with its 400 body (also what `status: 400` answers),
+     * `completion` cuts the answer short with `finish_reason: 'content_filter'`.
+     */
+    contentFilter?: 'prompt' | 'completion';
+  };
   /**
    * Answer exactly this, whatever the format (replays a recorded response or an API-reference fixture).
    * `body` parts are written in order (a stream's frames); `status` defaults to 200.

@@ -163,6 +163,8 @@ export interface ChunkDelta {
     id?: string;
     type?: 'function';
     function?: { name?: string; arguments?: string };
+    /** Provider data that must travel with the call (Gemini's `thought_signature`), on its first piece. */
+    provider_specific_fields?: Record<string, unknown>;
   }>;
   reasoning_content?: string;
   thinking_blocks?: AnyThinkingBlock[];

@@ -1,33 +1,22 @@
 import type {
+  ChatCompletionRequest,
   EmbeddingResponse,
   ImageGenerationResponse,
-  ProviderName,
   TextCompletion,
 } from '../../types/index.js';
 import type { WireRequest } from '../shared/http-client.js';
 import { asRecord } from '../shared/json.js';
-import type { ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
-import { toOpenAIBody, toOpenAIStreamBody } from './convert-request.js';
+import type { CallOptions, ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
+import type { ReasoningHistorySupport } from '../shared/reasoning-history.js';
+import { type ChatBodyPlan, toChatBody, toOpenAIBody } from './convert-request.js';
 import { toChatCompletion, toUsage } from './convert-response.js';
 import { readOpenAIError } from './error-map.js';
+import type { OpenAICompatibleOptions, ResponseHooks } from './options.js';
+import { requestDefaultsOf } from './request-defaults.js';
 import { openAIChunks } from './stream-transform.js';
 
-/** What distinguishes one OpenAI-compatible provider from another. */
-export interface OpenAICompatibleOptions {
-  name: ProviderName;
-  /** Used when the deployment sets no `api_base`. Includes `/v1` where the provider's does. */
-  defaultApiBase?: string;
-  /** Environment variable read for the key when the deployment sets no `api_key`. */
-  apiKeyEnv?: string;
-  /** The URL of an operation (`chat/completions`, `embeddings`, ...). Default: `{api_base}/{path}`. */
-  url?(target: ProviderTarget, path: string): string;
-  /** Auth and provider headers. Default: `Authorization: Bearer {api_key}` when a key is set. */
-  headers?(target: ProviderTarget): Record<string, string>;
-  /** Whether streams ask for `stream_options.include_usage` (default true). */
-  streamUsage?: boolean;
-  /** Provider-specific changes to the chat body (reasoning parameters, unsupported fields). */
-  adaptChatBody?(body: Record<string, unknown>, target: ProviderTarget): Record<string, unknown>;
-}
+export type { ChunkTransform, OpenAICompatibleOptions } from './options.js';
+export { REQUEST_DEFAULT_KEYS, requestDefaultsOf } from './request-defaults.js';
 
 function bearerHeaders(target: ProviderTarget): Record<string, string> {
   return target.apiKey
@@ -35,79 +24,61 @@ function bearerHeaders(target: ProviderTarget): Record<string, string> {
     : { 'content-type': 'application/json' };
 }
 
-/** Request defaults a deployment's `svc_params` may carry (OpenAI request fields). */
-export const REQUEST_DEFAULT_KEYS: readonly string[] = [
-  'temperature',
-  'top_p',
-  'max_tokens',
-  'max_completion_tokens',
-  'stop',
-  'seed',
-  'n',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'user',
-  'response_format',
-  'reasoning_effort',
-  'thinking',
-  'parallel_tool_calls',
-];
-
-const defaultsCache = new WeakMap<ProviderTarget, Readonly<Record<string, unknown>>>();
-
-/** The request defaults of a target, computed once per deployment. */
-export function requestDefaultsOf(target: ProviderTarget): Readonly<Record<string, unknown>> {
-  let defaults = defaultsCache.get(target);
-  if (!defaults) {
-    const picked: Record<string, unknown> = {};
-    for (const key of REQUEST_DEFAULT_KEYS)
-      if (target.params[key] !== undefined) picked[key] = target.params[key];
-    defaults = Object.freeze(picked);
-    defaultsCache.set(target, defaults);
-  }
+// A chat deployment's `thinking`/`reasoning_effort` presets are chat fields; text completions take neither.
+function completionDefaultsOf(target: ProviderTarget): Record<string, unknown> {
+  const { reasoning_effort: _effort, thinking: _thinking, ...defaults } = requestDefaultsOf(target);
   return defaults;
 }
 
-/**
- * An adapter for a provider that speaks the OpenAI REST format: chat (plain and SSE), embeddings,
- * text completions and image generation.
- */
-export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions): ProviderAdapter {
+const NO_REASONING_HISTORY: ReasoningHistorySupport = { thinkingBlocks: false, reasoningContent: false };
+
+type Post = (
+  target: ProviderTarget,
+  call: CallOptions,
+  path: string,
+  body: unknown,
+) => WireRequest | Promise<WireRequest>;
+
+// The wire request of an operation: URL first (it may refuse, e.g. Azure without api_base), then the
+// headers, which may have to fetch a token.
+function poster(options: OpenAICompatibleOptions): Post {
   const url = options.url ?? ((target, path) => `${target.apiBase}/${path}`);
   const headers = options.headers ?? bearerHeaders;
-  const adaptChat = options.adaptChatBody ?? ((body) => body);
-  const streamUsage = options.streamUsage ?? true;
-  const post = (target: ProviderTarget, path: string, body: unknown): WireRequest => ({
-    url: url(target, path),
-    headers: headers(target),
-    body: JSON.stringify(body),
-  });
-  const passThrough = <T>(json: unknown): T => (asRecord(json) ?? {}) as T;
+  return (target, call, path, body) => {
+    const href = url(target, path);
+    const made = headers(target, call);
+    const wire = (h: Record<string, string>): WireRequest => ({
+      url: href,
+      headers: h,
+      body: JSON.stringify(body),
+    });
+    return made instanceof Promise ? made.then(wire) : wire(made);
+  };
+}
 
+function chatBodyMaker(options: OpenAICompatibleOptions) {
+  const includeUsage = options.streamUsage ?? true;
+  return (request: ChatCompletionRequest, target: ProviderTarget, call: CallOptions, stream: boolean) => {
+    const plan: ChatBodyPlan = {
+      stream,
+      includeUsage,
+      support: options.reasoningHistory?.(target) ?? NO_REASONING_HISTORY,
+      adaptMessage: options.adaptHistoryMessage,
+      adaptBody: options.adaptChatBody,
+    };
+    return toChatBody(request, target, requestDefaultsOf(target), call, plan);
+  };
+}
+
+const passThrough = <T>(json: unknown): T => (asRecord(json) ?? {}) as T;
+
+// Embeddings, text completions and image generation: the body as given, the answer as OpenAI's.
+function jsonOperations(
+  post: Post,
+): Pick<ProviderAdapter, 'embedding' | 'textCompletion' | 'imageGeneration'> {
   return {
-    name: options.name,
-    defaults: { apiBase: options.defaultApiBase, apiKeyEnv: options.apiKeyEnv },
-    chat: {
-      build: (request, target) =>
-        post(
-          target,
-          'chat/completions',
-          adaptChat(toOpenAIBody(request, target, requestDefaultsOf(target)), target),
-        ),
-      parse: (json, target) => toChatCompletion(json, target),
-    },
-    chatStream: {
-      build: (request, target) =>
-        post(
-          target,
-          'chat/completions',
-          adaptChat(toOpenAIStreamBody(request, target, requestDefaultsOf(target), streamUsage), target),
-        ),
-      parse: (body, target) => openAIChunks(body, target),
-    },
     embedding: {
-      build: (request, target) => post(target, 'embeddings', { ...request, model: target.model }),
+      build: (request, target, call) => post(target, call, 'embeddings', { ...request, model: target.model }),
       parse: (json) => {
         const body = passThrough<EmbeddingResponse>(json);
         const usage = toUsage(body.usage);
@@ -119,17 +90,50 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
       },
     },
     textCompletion: {
-      build: (request, target) =>
-        post(target, 'completions', toOpenAIBody(request, target, requestDefaultsOf(target))),
+      build: (request, target, call) =>
+        post(target, call, 'completions', toOpenAIBody(request, target, completionDefaultsOf(target))),
       parse: (json) => {
         const body = passThrough<TextCompletion>(json);
         return { ...body, object: 'text_completion', usage: toUsage(body.usage) };
       },
     },
     imageGeneration: {
-      build: (request, target) => post(target, 'images/generations', { ...request, model: target.model }),
+      build: (request, target, call) =>
+        post(target, call, 'images/generations', { ...request, model: target.model }),
       parse: (json) => passThrough<ImageGenerationResponse>(json),
     },
-    readError: readOpenAIError,
+  };
+}
+
+/**
+ * An adapter for a provider that speaks the OpenAI REST format: chat (plain and SSE), embeddings,
+ * text completions and image generation. Provider differences are hooks of `options`.
+ *
+ * @example
+ * export const exampleAdapter = createOpenAICompatibleAdapter({
+ *   name: 'deepseek',
+ *   defaultApiBase: 'https://api.deepseek.com',
+ *   apiKeyEnv: 'DEEPSEEK_API_KEY',
+ * });
+ */
+export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions): ProviderAdapter {
+  const post = poster(options);
+  const chatBody = chatBodyMaker(options);
+  const hooks: ResponseHooks = options;
+  return {
+    name: options.name,
+    defaults: { apiBase: options.defaultApiBase, apiKeyEnv: options.apiKeyEnv },
+    chat: {
+      build: (request, target, call) =>
+        post(target, call, 'chat/completions', chatBody(request, target, call, false)),
+      parse: (json, target) => toChatCompletion(json, target, hooks),
+    },
+    chatStream: {
+      build: (request, target, call) =>
+        post(target, call, 'chat/completions', chatBody(request, target, call, true)),
+      parse: (body, target) => openAIChunks(body, target, hooks),
+    },
+    ...jsonOperations(post),
+    readError: options.readError ?? readOpenAIError,
   };
 }

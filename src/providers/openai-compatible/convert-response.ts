@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InternalServerError } from '../../errors/classes.js';
+import { errorFromResponse } from '../../errors/map-error.js';
 import type {
   AssistantMessage,
   ChatCompletion,
@@ -10,6 +11,9 @@ import type {
 } from '../../types/index.js';
 import { asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { inBandError } from './error-map.js';
+import { mapOpenAIFinishReason } from './finish-reason.js';
+import type { ResponseHooks } from './options.js';
 
 const num = (v: unknown, fallback = 0): number =>
   typeof v === 'number' && Number.isFinite(v) ? v : fallback;
@@ -31,6 +35,12 @@ export function toUsage(value: unknown): Usage {
   return usage;
 }
 
+/** The contract usage of a raw `usage` object, with the provider's own fields applied. */
+export function usageOf(value: unknown, hooks: ResponseHooks): Usage {
+  const usage = toUsage(value);
+  return hooks.adaptUsage ? hooks.adaptUsage(usage, asRecord(value) ?? {}) : usage;
+}
+
 function toToolCalls(value: unknown): ToolCall[] | null {
   if (!Array.isArray(value) || value.length === 0) return null;
   return value.map((raw, i) => {
@@ -47,6 +57,9 @@ function toToolCalls(value: unknown): ToolCall[] | null {
 
 const PROVIDER_FIELDS = ['refusal', 'annotations', 'audio', 'reasoning_details'] as const;
 
+const present = (v: unknown): boolean =>
+  v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
+
 /** The contract's assistant message from an OpenAI-compatible `message`. */
 export function toAssistantMessage(value: unknown): AssistantMessage {
   const m = asRecord(value) ?? {};
@@ -56,41 +69,69 @@ export function toAssistantMessage(value: unknown): AssistantMessage {
     tool_calls: toToolCalls(m.tool_calls),
     function_call: null,
   };
-  // deepseek and xAI answer `reasoning_content`; OpenRouter answers `reasoning`
+  // deepseek and xAI answer `reasoning_content`; OpenRouter (and vLLM-style servers) answer `reasoning`
   const reasoning = asString(m.reasoning_content) ?? asString(m.reasoning);
   if (reasoning !== undefined) message.reasoning_content = reasoning;
-  const present = PROVIDER_FIELDS.filter((key) => m[key] !== undefined && m[key] !== null);
-  if (present.length > 0)
-    message.provider_specific_fields = Object.fromEntries(present.map((k) => [k, m[k]]));
+  const fields = PROVIDER_FIELDS.filter((key) => present(m[key]));
+  if (fields.length > 0) message.provider_specific_fields = Object.fromEntries(fields.map((k) => [k, m[k]]));
   return message;
 }
 
-/** Converts an OpenAI-compatible chat completion body into the contract's envelope. */
-export function toChatCompletion(json: unknown, target: ProviderTarget): ChatCompletion {
+/** The contract `finish_reason` of a raw value, through the provider's hook when it has one. */
+export function finishReasonOf(
+  raw: unknown,
+  target: ProviderTarget,
+  hooks: ResponseHooks,
+): FinishReason | null {
+  const value = asString(raw);
+  if (!value) return null;
+  return hooks.finishReason ? hooks.finishReason(value, target) : mapOpenAIFinishReason(value);
+}
+
+function failure(target: ProviderTarget, what: string): InternalServerError {
+  return new InternalServerError(`${target.provider}/${target.model} answered ${what}`, {
+    provider: target.provider,
+    model: target.model,
+    modelId: target.modelId,
+  });
+}
+
+/**
+ * Converts an OpenAI-compatible chat completion body into the contract's envelope. A body that is an
+ * error object (some providers answer 200 with one) throws its contract class.
+ */
+export function toChatCompletion(
+  json: unknown,
+  target: ProviderTarget,
+  hooks: ResponseHooks = {},
+): ChatCompletion {
   const body = asRecord(json);
-  if (!body || !Array.isArray(body.choices)) {
-    throw new InternalServerError(`${target.provider}/${target.model} answered without \`choices\``, {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-    });
+  if (!body) throw failure(target, 'a body that is not a JSON object');
+  if (!Array.isArray(body.choices)) {
+    const error = inBandError(body);
+    if (error) {
+      const { provider, model, modelId, apiKey } = target;
+      throw errorFromResponse(error, { provider, model, modelId, secrets: [apiKey] });
+    }
+    throw failure(target, 'without `choices`');
   }
   const choices: ChatCompletionChoice[] = body.choices.map((raw: unknown, i: number) => {
     const choice = asRecord(raw) ?? {};
     return {
       index: num(choice.index, i),
-      finish_reason: (asString(choice.finish_reason) as FinishReason | undefined) ?? null,
+      finish_reason: finishReasonOf(choice.finish_reason, target, hooks),
       message: toAssistantMessage(choice.message),
     };
   });
-  return {
-    id: asString(body.id) ?? `chatcmpl-${randomUUID()}`,
+  const completion: ChatCompletion = {
+    id: asString(body.id) || `chatcmpl-${randomUUID()}`,
     object: 'chat.completion',
     created: num(body.created, Math.floor(Date.now() / 1000)),
-    model: asString(body.model) ?? target.model,
+    model: asString(body.model) || target.model,
     system_fingerprint: asString(body.system_fingerprint) ?? null,
     choices,
-    usage: toUsage(body.usage),
+    usage: usageOf(body.usage, hooks),
     service_tier: asString(body.service_tier) ?? null,
   };
+  return hooks.adaptCompletion ? hooks.adaptCompletion(completion, body, target) : completion;
 }

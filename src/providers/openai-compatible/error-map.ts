@@ -1,4 +1,4 @@
-import type { UpstreamFailure } from '../../errors/map-error.js';
+import { statusForCode, type UpstreamFailure } from '../../errors/map-error.js';
 import { asRecord, asString, parseJsonObject } from '../shared/json.js';
 
 /**
@@ -20,4 +20,22 @@ export function readOpenAIError(
     bodyText.slice(0, 500);
   const code = asString(error?.code) ?? asString(error?.type) ?? asString(body?.code);
   return { status, headers, message, code };
+}
+
+/**
+ * The failure an error object inside a 200 answer stands for (an SSE `data:` frame, or a JSON body
+ * with `error` and no `choices`): `{ error: { message, code, type } }`, with a numeric `code` read as
+ * the HTTP status (OpenRouter), and xAI's `{ code, error: "<text>" }`. Undefined when there is none.
+ */
+export function inBandError(json: Record<string, unknown>): UpstreamFailure | undefined {
+  const error = asRecord(json.error);
+  if (error) {
+    const code = asString(error.code) ?? asString(error.type);
+    const status = typeof error.code === 'number' ? error.code : (statusForCode(code) ?? 500);
+    return { status, message: asString(error.message) ?? 'stream error', code };
+  }
+  const text = asString(json.error);
+  if (text === undefined) return undefined;
+  const code = asString(json.code);
+  return { status: statusForCode(code) ?? 500, message: code ? `${code}: ${text}` : text, code };
 }

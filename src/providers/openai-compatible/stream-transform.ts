@@ -1,33 +1,40 @@
-import { APIConnectionError } from '../../errors/classes.js';
+import { APIConnectionError, InternalServerError } from '../../errors/classes.js';
 import { errorFromResponse } from '../../errors/map-error.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
-import { asRecord, asString } from '../shared/json.js';
+import { asRecord } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { parseSse } from '../shared/sse.js';
+import { inBandError } from './error-map.js';
+import type { ResponseHooks } from './options.js';
+import { ChunkNormalizer, isEmptyChunk } from './stream-normalize.js';
 
-function normalizeChunk(json: Record<string, unknown>): ChatCompletionChunk {
-  const chunk = json as unknown as ChatCompletionChunk;
-  chunk.object = 'chat.completion.chunk';
-  for (const choice of chunk.choices ?? []) {
-    const delta = choice.delta as (typeof choice.delta & { reasoning?: unknown }) | undefined;
-    // OpenRouter streams reasoning as `delta.reasoning`
-    if (delta && delta.reasoning_content === undefined && typeof delta.reasoning === 'string') {
-      delta.reasoning_content = delta.reasoning;
-      delete delta.reasoning;
-    }
+function parseFrame(data: string, target: ProviderTarget): Record<string, unknown> | undefined {
+  try {
+    return asRecord(JSON.parse(data));
+  } catch (err) {
+    throw new InternalServerError(`${target.provider}/${target.model} streamed a frame that is not JSON`, {
+      provider: target.provider,
+      model: target.model,
+      modelId: target.modelId,
+      cause: err,
+    });
   }
-  return chunk;
 }
 
 /**
- * OpenAI-compatible SSE into `chat.completion.chunk`s. An `error` object in the stream is thrown as its
- * contract class; a stream that ends without `data: [DONE]` is an APIConnectionError, never a silent
- * success.
+ * OpenAI-compatible SSE into `chat.completion.chunk`s. The first chunk yielded carries
+ * `delta.role: 'assistant'` (and only it); chunks that say nothing after it are skipped. An `error`
+ * object in the stream is thrown as its contract class; a stream that ends without `data: [DONE]` is
+ * an APIConnectionError, never a silent success. Keep-alive comments are ignored by the SSE parser.
  */
 export async function* openAIChunks(
   body: AsyncIterable<Uint8Array>,
   target: ProviderTarget,
+  hooks: ResponseHooks = {},
 ): AsyncGenerator<ChatCompletionChunk> {
+  const normalizer = new ChunkNormalizer(target, hooks);
+  const transform = hooks.chunkTransform?.(target);
+  let started = false;
   let done = false;
   for await (const event of parseSse(body)) {
     if (done) continue; // drain so the connection goes back to the pool
@@ -35,29 +42,27 @@ export async function* openAIChunks(
       done = true;
       continue;
     }
-    const json = asRecord(JSON.parse(event.data));
+    const json = parseFrame(event.data, target);
     if (!json) continue;
-    const error = asRecord(json.error);
+    const error = inBandError(json);
     if (error) {
-      throw errorFromResponse(
-        {
-          status: typeof error.code === 'number' ? error.code : 500,
-          message: asString(error.message) ?? 'stream error',
-          code: asString(error.code) ?? asString(error.type),
-        },
-        { provider: target.provider, model: target.model, modelId: target.modelId, secrets: [target.apiKey] },
-      );
+      const { provider, model, modelId, apiKey } = target;
+      throw errorFromResponse(error, { provider, model, modelId, secrets: [apiKey] });
     }
-    yield normalizeChunk(json);
+    for (const normalized of normalizer.normalize(json)) {
+      const chunk = transform ? transform(normalized) : normalized;
+      if (!chunk || (started && isEmptyChunk(chunk))) continue;
+      const first = chunk.choices[0];
+      if (!started && first) first.delta = { role: 'assistant', ...first.delta };
+      else for (const choice of chunk.choices) delete choice.delta.role;
+      started ||= first !== undefined;
+      yield chunk;
+    }
   }
   if (!done) {
     throw new APIConnectionError(
       `${target.provider}/${target.model} stream ended before its terminal event ([DONE])`,
-      {
-        provider: target.provider,
-        model: target.model,
-        modelId: target.modelId,
-      },
+      { provider: target.provider, model: target.model, modelId: target.modelId },
     );
   }
 }

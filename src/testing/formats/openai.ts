@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { argumentsText, DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
+import { DEFAULT_CONTENT, mockUsage } from '../mock-text.js';
 import { driveStream, sseFrame } from '../stream-driver.js';
 import type { MockExchange, MockFormat } from './format.js';
+import { bodyOf, chatChunks, chatCompletion, modelOf } from './openai-chat.js';
+import { azurePromptFilteredError, variantOf } from './openai-variants.js';
 
 const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
   400: { type: 'invalid_request_error', code: null },
@@ -13,104 +15,18 @@ const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
   503: { type: 'server_error', code: null },
 };
 
-const body = (ex: MockExchange) => (ex.request.body ?? {}) as Record<string, unknown>;
-const modelOf = (ex: MockExchange) => String(body(ex).model ?? 'mock-model');
+const body = bodyOf;
 
 function json(ex: MockExchange, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
+  // DeepSeek and OpenRouter send blank lines while a plain answer is pending
+  const pad = variantOf(ex.behavior).keepAlive ? '\n\n' : '';
+  const text = pad + JSON.stringify(value);
   ex.res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
     ...ex.behavior.headers,
   });
   ex.res.end(text);
-}
-
-function toolCalls(ex: MockExchange) {
-  return (ex.behavior.toolCalls ?? []).map((call, index) => ({
-    index,
-    id: call.id ?? `call_${index}_${randomUUID().slice(0, 8)}`,
-    type: 'function' as const,
-    function: { name: call.name, arguments: argumentsText(call.arguments) },
-  }));
-}
-
-function chatCompletion(ex: MockExchange) {
-  const b = ex.behavior;
-  const content = b.content ?? (b.toolCalls ? null : DEFAULT_CONTENT);
-  const calls = toolCalls(ex);
-  const usage = mockUsage(b, content ?? '');
-  return {
-    id: `chatcmpl-${randomUUID()}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: modelOf(ex),
-    system_fingerprint: 'fp_mock',
-    choices: [
-      {
-        index: 0,
-        finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
-        message: {
-          role: 'assistant',
-          content,
-          ...(b.reasoning !== undefined ? { reasoning_content: b.reasoning } : {}),
-          ...(calls.length > 0 ? { tool_calls: calls } : {}),
-          refusal: null,
-        },
-        logprobs: null,
-      },
-    ],
-    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-    service_tier: 'default',
-  };
-}
-
-function chatChunks(ex: MockExchange): string[] {
-  const b = ex.behavior;
-  const id = `chatcmpl-${randomUUID()}`;
-  const created = Math.floor(Date.now() / 1000);
-  const model = modelOf(ex);
-  const frame = (delta: Record<string, unknown>, finish: string | null = null, extra: object = {}) =>
-    sseFrame({
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model,
-      system_fingerprint: 'fp_mock',
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-      ...extra,
-    });
-  const frames = [frame({ role: 'assistant', content: '' })];
-  if (b.reasoning !== undefined)
-    for (const p of pieces(b.reasoning)) frames.push(frame({ reasoning_content: p }));
-  const content = b.content ?? (b.toolCalls ? '' : DEFAULT_CONTENT);
-  if (content) for (const p of pieces(content)) frames.push(frame({ content: p }));
-  toolCalls(ex).forEach((call, index) => {
-    frames.push(
-      frame({
-        tool_calls: [
-          { index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } },
-        ],
-      }),
-    );
-    frames.push(frame({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }));
-  });
-  frames.push(frame({}, b.toolCalls ? 'tool_calls' : 'stop'));
-  const options = body(ex).stream_options as { include_usage?: boolean } | undefined;
-  if (options?.include_usage) {
-    const usage = mockUsage(b, content);
-    frames.push(
-      sseFrame({
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model,
-        choices: [],
-        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-      }),
-    );
-  }
-  return frames;
 }
 
 function embeddings(ex: MockExchange) {
@@ -153,6 +69,21 @@ function images(ex: MockExchange) {
   };
 }
 
+// OpenRouter reports a failure mid-stream inside a chunk, with `finish_reason: 'error'` (its "Errors" page).
+function streamErrorFrame(ex: MockExchange): string {
+  if (variantOf(ex.behavior).reasoningFormat !== 'openrouter')
+    return sseFrame({ error: { message: 'Mock stream failure', type: 'server_error', code: null } });
+  return sseFrame({
+    id: `gen-${randomUUID()}`,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: modelOf(ex),
+    provider: 'Mock',
+    error: { code: 'server_error', message: 'Mock stream failure' },
+    choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+  });
+}
+
 const ROUTES: Array<[suffix: string, answer: (ex: MockExchange) => unknown]> = [
   ['/chat/completions', chatCompletion],
   ['/embeddings', embeddings],
@@ -166,13 +97,21 @@ function routeOf(path: string) {
 }
 
 /**
- * The OpenAI REST format (also Azure's `/openai/deployments/{d}/...` paths, since the suffix is the same):
- * chat completions (plain and SSE), embeddings, text completions, image generation.
+ * The OpenAI REST format: chat completions (plain and SSE), embeddings, text completions, image
+ * generation. It also serves Azure's `/openai/deployments/{d}/...?api-version=...` paths (the query is
+ * kept in the recorded `path`), answering there with Azure's content-filter annotations and its
+ * prompt-filter first chunk. The behavior's `openaiVariant` picks the other providers' variations:
+ * OpenRouter's `reasoning` + `reasoning_details`, xAI's repeated reasoning deltas and whole tool calls,
+ * keep-alives, Azure's content filter.
  */
 export const openaiFormat: MockFormat = {
   name: 'openai',
   handles: (method, path) => method === 'POST' && routeOf(path) !== undefined,
   writeError(ex, status) {
+    if (status === 400 && variantOf(ex.behavior).contentFilter === 'prompt') {
+      json(ex, 400, azurePromptFilteredError(ex.behavior.error?.message));
+      return;
+    }
     const known = ERROR_TYPES[status] ?? { type: 'api_error', code: null };
     json(ex, status, {
       error: {
@@ -185,12 +124,17 @@ export const openaiFormat: MockFormat = {
   },
   async respond(ex) {
     const route = routeOf(ex.request.path)!;
-    if (route[0] === '/chat/completions' && body(ex).stream === true) {
+    const chat = route[0] === '/chat/completions';
+    if (chat && variantOf(ex.behavior).contentFilter === 'prompt') {
+      openaiFormat.writeError(ex, 400);
+      return;
+    }
+    if (chat && body(ex).stream === true) {
       await driveStream(ex, {
         contentType: 'text/event-stream',
         frames: chatChunks(ex),
         terminal: ['data: [DONE]\n\n'],
-        errorFrame: sseFrame({ error: { message: 'Mock stream failure', type: 'server_error', code: null } }),
+        errorFrame: streamErrorFrame(ex),
       });
       return;
     }

@@ -1,0 +1,22 @@
+/** The Anthropic Messages format: the `anthropic/` adapter and the factory other hosts of Claude reuse. */
+export {
+  ANTHROPIC_VERSION,
+  type AnthropicAdapterOptions,
+  anthropicAdapter,
+  createAnthropicAdapter,
+} from './adapter.js';
+export { type AnthropicBlock, contentBlocks, imageBlock } from './convert-content.js';
+export { type AnthropicMessage, type AnthropicPrompt, toAnthropicPrompt } from './convert-messages.js';
+export { toAnthropicBody } from './convert-request.js';
+export { toAnthropicUsage, toAssistantMessage, toChatCompletion } from './convert-response.js';
+export { toAnthropicToolChoice, toAnthropicTools } from './convert-tools.js';
+export { readAnthropicError } from './error-map.js';
+export { toFinishReason } from './finish-reason.js';
+export {
+  type AnthropicReasoningInput,
+  type AnthropicReasoningParams,
+  anthropicReasoningParams,
+  DEFAULT_MAX_TOKENS,
+  EFFORT_BUDGETS,
+} from './reasoning-params.js';
+export { anthropicChunks } from './stream-transform.js';

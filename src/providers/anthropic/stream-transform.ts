@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { APIConnectionError, InternalServerError } from '../../errors/classes.js';
+import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
+import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
+import { asRecord, asString } from '../shared/json.js';
+import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { parseSse } from '../shared/sse.js';
+import { toAnthropicUsage } from './convert-response.js';
+import { toFinishReason } from './finish-reason.js';
+
+type Json = Record<string, unknown>;
+
+/** What a stream has said so far: its identity, usage, and which content block is a tool call. */
+class StreamState {
+  id = `msg_${randomUUID()}`;
+  model: string;
+  readonly created = Math.floor(Date.now() / 1000);
+  usage: Json = {};
+  // content block index -> tool call index (position among tool_use blocks)
+  readonly toolIndex = new Map<number, number>();
+
+  constructor(target: ProviderTarget) {
+    this.model = target.model;
+  }
+
+  chunk(delta: ChunkDelta, finish: FinishReason | null = null): ChatCompletionChunk {
+    return {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    };
+  }
+
+  usageChunk(): ChatCompletionChunk {
+    const usage: Usage = toAnthropicUsage(this.usage);
+    return { ...this.chunk({}), choices: [], usage };
+  }
+}
+
+function onBlockStart(state: StreamState, event: Json): ChunkDelta | undefined {
+  const index = typeof event.index === 'number' ? event.index : -1;
+  const block = asRecord(event.content_block) ?? {};
+  switch (block.type) {
+    case 'text': {
+      const text = asString(block.text);
+      return text ? { content: text } : undefined;
+    }
+    case 'thinking': {
+      const thinking = asString(block.thinking);
+      return thinking
+        ? { reasoning_content: thinking, thinking_blocks: [{ type: 'thinking', thinking }] }
+        : undefined;
+    }
+    // redacted thinking never streams deltas: its whole `data` comes with the block's start
+    case 'redacted_thinking':
+      return { thinking_blocks: [{ type: 'redacted_thinking', data: asString(block.data) ?? '' }] };
+    case 'tool_use': {
+      const toolIndex = state.toolIndex.size;
+      state.toolIndex.set(index, toolIndex);
+      const id = asString(block.id) ?? `toolu_${toolIndex}`;
+      const name = asString(block.name) ?? '';
+      return { tool_calls: [{ index: toolIndex, id, type: 'function', function: { name, arguments: '' } }] };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function onBlockDelta(state: StreamState, event: Json): ChunkDelta | undefined {
+  const delta = asRecord(event.delta) ?? {};
+  switch (delta.type) {
+    case 'text_delta':
+      return { content: asString(delta.text) ?? '' };
+    case 'thinking_delta': {
+      const thinking = asString(delta.thinking) ?? '';
+      return { reasoning_content: thinking, thinking_blocks: [{ type: 'thinking', thinking }] };
+    }
+    case 'signature_delta':
+      return {
+        thinking_blocks: [{ type: 'thinking', thinking: '', signature: asString(delta.signature) ?? '' }],
+      };
+    case 'input_json_delta': {
+      const piece = asString(delta.partial_json) ?? '';
+      const index = state.toolIndex.get(typeof event.index === 'number' ? event.index : -1);
+      if (piece === '' || index === undefined) return undefined;
+      return { tool_calls: [{ index, function: { arguments: piece } }] };
+    }
+    case 'citations_delta':
+      return { provider_specific_fields: { citation: delta.citation } };
+    default:
+      return undefined;
+  }
+}
+
+function streamError(event: Json, ctx: ErrorContext): Error {
+  const error = asRecord(event.error) ?? {};
+  const code = asString(error.type);
+  const message = asString(error.message) ?? 'stream error';
+  return errorFromResponse({ status: statusForCode(code) ?? 500, message, code }, ctx);
+}
+
+function parseEvent(data: string, target: ProviderTarget): Json {
+  try {
+    const json = asRecord(JSON.parse(data));
+    if (json) return json;
+  } catch {
+    // reported below
+  }
+  throw new InternalServerError(`${target.provider}/${target.model} streamed an event that is not JSON`, {
+    provider: target.provider,
+    model: target.model,
+    modelId: target.modelId,
+  });
+}
+
+/**
+ * Anthropic Messages SSE into `chat.completion.chunk`s: a role chunk at `message_start`, text,
+ * reasoning (with `thinking_blocks` pieces and the signature) and tool calls as they stream, the
+ * finish reason at `message_delta` and a usage chunk at `message_stop`. `ping` events are ignored
+ * wherever they fall. An `error` event (even after HTTP 200) throws its contract class; a stream that
+ * ends before `message_stop` throws APIConnectionError.
+ */
+export async function* anthropicChunks(
+  body: AsyncIterable<Uint8Array>,
+  target: ProviderTarget,
+): AsyncGenerator<ChatCompletionChunk> {
+  const ctx: ErrorContext = {
+    provider: target.provider,
+    model: target.model,
+    modelId: target.modelId,
+    secrets: [target.apiKey],
+  };
+  const state = new StreamState(target);
+  let done = false;
+  for await (const sse of parseSse(body)) {
+    if (done) continue; // drain so the connection goes back to the pool
+    const event = parseEvent(sse.data, target);
+    const type = asString(event.type) ?? sse.event;
+    if (type === 'message_start') {
+      const message = asRecord(event.message) ?? {};
+      state.id = asString(message.id) ?? state.id;
+      state.model = asString(message.model) ?? state.model;
+      state.usage = { ...asRecord(message.usage) };
+      yield state.chunk({ role: 'assistant', content: '' });
+    } else if (type === 'content_block_start' || type === 'content_block_delta') {
+      const delta = type === 'content_block_start' ? onBlockStart(state, event) : onBlockDelta(state, event);
+      if (delta) yield state.chunk(delta);
+    } else if (type === 'message_delta') {
+      // message_delta usage is cumulative and may restate the input counts
+      state.usage = { ...state.usage, ...asRecord(event.usage) };
+      const reason = toFinishReason(asRecord(event.delta)?.stop_reason);
+      if (reason) yield state.chunk({}, reason);
+    } else if (type === 'message_stop') {
+      done = true;
+      yield state.usageChunk();
+    } else if (type === 'error') {
+      throw streamError(event, ctx);
+    }
+  }
+  if (!done) {
+    throw new APIConnectionError(
+      `${target.provider}/${target.model} stream ended before its terminal event (message_stop)`,
+      { provider: target.provider, model: target.model, modelId: target.modelId },
+    );
+  }
+}

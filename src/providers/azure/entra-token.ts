@@ -1,0 +1,126 @@
+import { request } from 'undici';
+import { errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
+import { asString, parseJsonObject } from '../shared/json.js';
+import type { CallOptions, ProviderTarget } from '../shared/provider-adapter.js';
+
+/** Microsoft Entra ID client credentials of a deployment. */
+export interface EntraCredentials {
+  tenantId: string;
+  clientId: string;
+  clientSecret: string;
+  /** @default 'https://login.microsoftonline.com' (svc_params `azure_authority_host`) */
+  authorityHost: string;
+  /** @default 'https://cognitiveservices.azure.com/.default' */
+  scope: string;
+}
+
+const DEFAULT_AUTHORITY = 'https://login.microsoftonline.com';
+const DEFAULT_SCOPE = 'https://cognitiveservices.azure.com/.default';
+// Refresh this long before expiry so no call carries a token that lapses in flight.
+const REFRESH_MARGIN_MS = 5 * 60_000;
+
+interface Cached {
+  token: Promise<string>;
+  /** When to fetch a new one (ms epoch); Infinity while the first fetch is pending. */
+  refreshAt: number;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The client credentials in a deployment's svc_params (`tenant_id`, `client_id`, `client_secret`), if all are set. */
+export function entraCredentialsOf(target: ProviderTarget): EntraCredentials | undefined {
+  const p = target.params;
+  const tenantId = str(p.tenant_id);
+  const clientId = str(p.client_id);
+  const clientSecret = str(p.client_secret);
+  if (!tenantId || !clientId || !clientSecret) return undefined;
+  return {
+    tenantId,
+    clientId,
+    clientSecret,
+    authorityHost: (str(p.azure_authority_host) ?? DEFAULT_AUTHORITY).replace(/\/+$/, ''),
+    scope: str(p.azure_scope) ?? DEFAULT_SCOPE,
+  };
+}
+
+/**
+ * Access tokens from the Entra ID client-credentials flow
+ * (`POST {authority}/{tenant}/oauth2/v2.0/token`), cached per tenant, client and scope until five
+ * minutes before they expire; concurrent calls share one fetch. A refused request is an
+ * AuthenticationError carrying Entra's `error_description`; the secret never appears in it.
+ */
+export class EntraTokenCache {
+  readonly #cache = new Map<string, Cached>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  token(credentials: EntraCredentials, target: ProviderTarget, options: CallOptions): Promise<string> {
+    const key = `${credentials.authorityHost}|${credentials.tenantId}|${credentials.clientId}|${credentials.scope}`;
+    const cached = this.#cache.get(key);
+    if (cached && this.now() < cached.refreshAt) return cached.token;
+    const entry: Cached = { token: Promise.resolve(''), refreshAt: Number.POSITIVE_INFINITY };
+    entry.token = this.#fetch(credentials, target, options).then(
+      ({ token, expiresInMs }) => {
+        entry.refreshAt = this.now() + Math.max(expiresInMs - REFRESH_MARGIN_MS, expiresInMs / 2);
+        return token;
+      },
+      (err: unknown) => {
+        if (this.#cache.get(key) === entry) this.#cache.delete(key);
+        throw err;
+      },
+    );
+    this.#cache.set(key, entry);
+    return entry.token;
+  }
+
+  async #fetch(
+    c: EntraCredentials,
+    target: ProviderTarget,
+    options: CallOptions,
+  ): Promise<{ token: string; expiresInMs: number }> {
+    const ctx = {
+      provider: target.provider,
+      model: target.model,
+      modelId: target.modelId,
+      secrets: [c.clientSecret],
+    };
+    const url = `${c.authorityHost}/${encodeURIComponent(c.tenantId)}/oauth2/v2.0/token`;
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      scope: c.scope,
+    });
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    let status: number;
+    let text: string;
+    try {
+      const response = await request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+        signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+      });
+      status = response.statusCode;
+      text = await response.body.text();
+    } catch (err) {
+      throw errorFromNetwork(err, ctx, 'Entra ID token request');
+    }
+    const body = parseJsonObject(text);
+    const token = asString(body?.access_token);
+    if (status < 400 && token) {
+      const seconds = Number(body?.expires_in);
+      return { token, expiresInMs: (Number.isFinite(seconds) && seconds > 0 ? seconds : 3600) * 1000 };
+    }
+    const reason = asString(body?.error_description) ?? asString(body?.error) ?? text.slice(0, 300);
+    // any refusal of the credentials is an authentication failure, whatever status Entra chose
+    throw errorFromResponse(
+      {
+        status: status >= 400 && status < 500 ? 401 : status < 400 ? 500 : status,
+        message: `Entra ID token request failed (HTTP ${status}): ${reason}`,
+        code: asString(body?.error),
+      },
+      ctx,
+    );
+  }
+}

@@ -1,0 +1,8 @@
+export { azureAdapter } from './adapter.js';
+export { azureHeaders, entraTokens } from './auth.js';
+export { adaptAzureChatBody } from './convert-request.js';
+export { adaptAzureCompletion } from './convert-response.js';
+export { type EntraCredentials, EntraTokenCache, entraCredentialsOf } from './entra-token.js';
+export { readAzureError } from './error-map.js';
+export { azureReasoningParams } from './reasoning-params.js';
+export { AZURE_DEFAULT_API_VERSION, azureApiVersion, azureUrl } from './url.js';

@@ -1,0 +1,61 @@
+import type { WireRequest } from '../shared/http-client.js';
+import type { ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
+import { authorizedHeaders, bedrockApiBase, bedrockAuth } from './aws-auth.js';
+import { toConverseBody } from './convert-request.js';
+import { toChatCompletion } from './convert-response.js';
+import { toEmbeddingBody, toEmbeddingResponse } from './embeddings.js';
+import { readBedrockError } from './error-map.js';
+import { type BedrockAction, bedrockUrl } from './model-id.js';
+import { bedrockChunks } from './stream-transform.js';
+
+const ACCEPT: Readonly<Record<BedrockAction, string>> = {
+  converse: 'application/json',
+  'converse-stream': 'application/vnd.amazon.eventstream',
+  invoke: 'application/json',
+};
+
+/**
+ * A signed POST of a JSON body to one Bedrock runtime operation. The body is serialised once and those
+ * exact bytes are both signed and sent.
+ */
+async function post(target: ProviderTarget, action: BedrockAction, body: unknown): Promise<WireRequest> {
+  const auth = bedrockAuth(target);
+  const url = bedrockUrl(bedrockApiBase(target, auth), target, action);
+  const text = JSON.stringify(body);
+  const headers = await authorizedHeaders(
+    auth,
+    url,
+    { 'content-type': 'application/json', accept: ACCEPT[action] },
+    text,
+  );
+  return { url, headers, body: text };
+}
+
+/**
+ * Amazon Bedrock (`bedrock/`): chat over the Converse API (`POST {api_base}/model/{modelId}/converse`
+ * and `/converse-stream`, a binary AWS event stream) and embeddings over InvokeModel
+ * (`/model/{modelId}/invoke`, Titan and Cohere). Requests are SigV4-signed for service `bedrock` with
+ * svc_params `aws_access_key_id` / `aws_secret_access_key` / `aws_session_token` (else the `AWS_*`
+ * environment) in `aws_region_name` (else `AWS_REGION` / `AWS_DEFAULT_REGION`), or carry a Bedrock API
+ * key (`api_key`, else `AWS_BEARER_TOKEN_BEDROCK`) as `Authorization: Bearer`. Without `api_base` calls
+ * go to `https://bedrock-runtime.{region}.amazonaws.com`.
+ */
+export const bedrockAdapter: ProviderAdapter = {
+  name: 'bedrock',
+  defaults: { apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK' },
+  chat: {
+    build: (request, target, options) =>
+      post(target, 'converse', toConverseBody(request, target, options.dropParams)),
+    parse: (json, target, request) => toChatCompletion(json, target, request),
+  },
+  chatStream: {
+    build: (request, target, options) =>
+      post(target, 'converse-stream', toConverseBody(request, target, options.dropParams)),
+    parse: (body, target) => bedrockChunks(body, target, bedrockAuth(target).secrets),
+  },
+  embedding: {
+    build: (request, target) => post(target, 'invoke', toEmbeddingBody(request, target)),
+    parse: (json, target, request) => toEmbeddingResponse(json, target, request),
+  },
+  readError: readBedrockError,
+};

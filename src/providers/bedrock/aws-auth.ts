@@ -1,0 +1,166 @@
+import { Hash } from '@smithy/hash-node';
+import { HttpRequest } from '@smithy/protocol-http';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { AuthenticationError } from '../../errors/classes.js';
+import type { ProviderTarget } from '../shared/provider-adapter.js';
+
+/** How a deployment authenticates to Bedrock: a Bedrock API key as Bearer, or SigV4 signing. */
+export type BedrockAuth = (
+  | { readonly kind: 'bearer'; readonly token: string; readonly region: string | undefined }
+  | { readonly kind: 'sigv4'; readonly signer: SignatureV4; readonly region: string }
+) & {
+  /** Values that must never appear in an error message. */
+  readonly secrets: readonly string[];
+};
+
+// Resolved once per deployment (targets live as long as the router): env and svc_params are read on
+// the first call, not on every call.
+const authCache = new WeakMap<ProviderTarget, BedrockAuth>();
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
+
+function authError(target: ProviderTarget, message: string): AuthenticationError {
+  return new AuthenticationError(`${target.provider}/${target.model}: ${message}`, {
+    provider: target.provider,
+    model: target.model,
+    modelId: target.modelId,
+  });
+}
+
+/** The signing region: svc_params `aws_region_name`, else `AWS_REGION`, else `AWS_DEFAULT_REGION`. */
+export function bedrockRegion(
+  target: ProviderTarget,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  return text(target.params.aws_region_name) ?? text(env.AWS_REGION) ?? text(env.AWS_DEFAULT_REGION);
+}
+
+const noRegion = (target: ProviderTarget): AuthenticationError =>
+  authError(
+    target,
+    'no AWS region: set svc_params `aws_region_name` (or the AWS_REGION / AWS_DEFAULT_REGION environment)',
+  );
+
+interface KeyPair {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string | undefined;
+}
+
+function keyPair(
+  target: ProviderTarget,
+  id: unknown,
+  secret: unknown,
+  token: unknown,
+  where: string,
+): KeyPair | undefined {
+  const accessKeyId = text(id);
+  const secretAccessKey = text(secret);
+  if (!accessKeyId && !secretAccessKey) return undefined;
+  if (!accessKeyId || !secretAccessKey)
+    throw authError(target, `${where} sets only one of the access key id and the secret access key`);
+  return { accessKeyId, secretAccessKey, sessionToken: text(token) };
+}
+
+function sigv4(target: ProviderTarget, keys: KeyPair, env: NodeJS.ProcessEnv): BedrockAuth {
+  const region = bedrockRegion(target, env);
+  if (!region) throw noRegion(target);
+  const signer = new SignatureV4({
+    service: 'bedrock',
+    region,
+    credentials: keys,
+    sha256: Hash.bind(null, 'sha256'),
+  });
+  const secrets = [keys.secretAccessKey, ...(keys.sessionToken ? [keys.sessionToken] : [])];
+  return { kind: 'sigv4', signer, region, secrets };
+}
+
+function bearer(target: ProviderTarget, token: string, env: NodeJS.ProcessEnv): BedrockAuth {
+  return { kind: 'bearer', token, region: bedrockRegion(target, env), secrets: [token] };
+}
+
+function resolveAuth(target: ProviderTarget, env: NodeJS.ProcessEnv): BedrockAuth {
+  const { params } = target;
+  // an explicit key in svc_params wins; then explicit IAM keys; then the same two from the environment
+  if (text(params.api_key) && target.apiKey) return bearer(target, target.apiKey, env);
+  const fromParams = keyPair(
+    target,
+    params.aws_access_key_id,
+    params.aws_secret_access_key,
+    params.aws_session_token,
+    'svc_params',
+  );
+  if (fromParams) return sigv4(target, fromParams, env);
+  if (target.apiKey) return bearer(target, target.apiKey, env);
+  const fromEnv = keyPair(
+    target,
+    env.AWS_ACCESS_KEY_ID,
+    env.AWS_SECRET_ACCESS_KEY,
+    env.AWS_SESSION_TOKEN,
+    'the environment',
+  );
+  if (fromEnv) return sigv4(target, fromEnv, env);
+  throw authError(
+    target,
+    'no AWS credentials: set svc_params `aws_access_key_id` and `aws_secret_access_key` (or `api_key` ' +
+      'for a Bedrock API key), or the AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or ' +
+      'AWS_BEARER_TOKEN_BEDROCK) environment',
+  );
+}
+
+/**
+ * The deployment's Bedrock credentials, resolved on first use and kept for the target's lifetime.
+ * Order: svc_params `api_key` (Bearer), svc_params `aws_access_key_id` / `aws_secret_access_key` /
+ * `aws_session_token` (SigV4), `AWS_BEARER_TOKEN_BEDROCK` (Bearer), then `AWS_ACCESS_KEY_ID` /
+ * `AWS_SECRET_ACCESS_KEY` / `AWS_SESSION_TOKEN` (SigV4).
+ *
+ * @throws AuthenticationError when no credentials are found, when only half of a key pair is set, or
+ * when SigV4 has no region (`aws_region_name`, `AWS_REGION`, `AWS_DEFAULT_REGION`).
+ */
+export function bedrockAuth(target: ProviderTarget, env: NodeJS.ProcessEnv = process.env): BedrockAuth {
+  let auth = authCache.get(target);
+  if (!auth) {
+    auth = resolveAuth(target, env);
+    authCache.set(target, auth);
+  }
+  return auth;
+}
+
+/**
+ * `api_base`, else the regional endpoint `https://bedrock-runtime.{region}.amazonaws.com`.
+ *
+ * @throws AuthenticationError when there is no `api_base` and no region to build the endpoint from.
+ */
+export function bedrockApiBase(target: ProviderTarget, auth: BedrockAuth): string {
+  if (target.apiBase) return target.apiBase;
+  if (!auth.region) throw noRegion(target);
+  return `https://bedrock-runtime.${auth.region}.amazonaws.com`;
+}
+
+/**
+ * The headers to send with a POST of `body` to `url`: `Authorization: Bearer` for an API key, else a
+ * SigV4 signature (`authorization`, `x-amz-date`, `x-amz-content-sha256`, `x-amz-security-token` with
+ * a session token) over exactly these bytes and headers, `host` included (the api_base's host, so a
+ * local mock is signed for as well).
+ */
+export async function authorizedHeaders(
+  auth: BedrockAuth,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Record<string, string>> {
+  if (auth.kind === 'bearer') return { ...headers, authorization: `Bearer ${auth.token}` };
+  const { protocol, hostname, port, host, pathname } = new URL(url);
+  const request = new HttpRequest({
+    method: 'POST',
+    protocol,
+    hostname,
+    port: port ? Number(port) : undefined,
+    path: pathname,
+    headers: { ...headers, host },
+    body,
+  });
+  const signed = await auth.signer.sign(request);
+  return { ...(signed.headers as Record<string, string>) };
+}

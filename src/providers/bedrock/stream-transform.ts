@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { APIConnectionError, InternalServerError } from '../../errors/classes.js';
+import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
+import type { ChatCompletionChunk, ChunkDelta, FinishReason } from '../../types/index.js';
+import { asRecord, asString } from '../shared/json.js';
+import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { toBedrockUsage } from './convert-response.js';
+import { bedrockErrorCode } from './error-map.js';
+import { decodeEventStream, type EventStreamFrame } from './event-stream.js';
+import { toFinishReason } from './finish-reason.js';
+import { bedrockModelId, isClaudeModel } from './model-id.js';
+
+type Json = Record<string, unknown>;
+
+/** What a stream has said so far: its identity, and which content block is which tool call. */
+class StreamState {
+  readonly id = `chatcmpl-${randomUUID()}`;
+  readonly created = Math.floor(Date.now() / 1000);
+  readonly model: string;
+  readonly claude: boolean;
+  // content block index -> tool call index (position among toolUse blocks)
+  readonly toolIndex = new Map<number, number>();
+  roleSent = false;
+  stopped = false;
+
+  constructor(target: ProviderTarget) {
+    this.model = bedrockModelId(target);
+    this.claude = isClaudeModel(target);
+  }
+
+  chunk(delta: ChunkDelta, finish: FinishReason | null = null): ChatCompletionChunk {
+    // the first chunk says who speaks, even when Bedrock skipped messageStart
+    const first = this.roleSent ? delta : { role: 'assistant' as const, ...delta };
+    this.roleSent = true;
+    return {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta: first, finish_reason: finish }],
+    };
+  }
+}
+
+const blockIndex = (event: Json): number =>
+  typeof event.contentBlockIndex === 'number' ? event.contentBlockIndex : -1;
+
+function onBlockStart(state: StreamState, event: Json): ChunkDelta | undefined {
+  const toolUse = asRecord(asRecord(event.start)?.toolUse);
+  if (!toolUse) return undefined;
+  const index = state.toolIndex.size;
+  state.toolIndex.set(blockIndex(event), index);
+  const id = asString(toolUse.toolUseId) ?? `tooluse_${index}`;
+  const name = asString(toolUse.name) ?? '';
+  return { tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] };
+}
+
+function onReasoningDelta(state: StreamState, reasoning: Json): ChunkDelta | undefined {
+  const text = asString(reasoning.text);
+  if (text !== undefined) {
+    if (text === '') return undefined;
+    return state.claude
+      ? { reasoning_content: text, thinking_blocks: [{ type: 'thinking', thinking: text }] }
+      : { reasoning_content: text };
+  }
+  const signature = asString(reasoning.signature);
+  const redacted = asString(reasoning.redactedContent);
+  if (state.claude && signature !== undefined)
+    return { thinking_blocks: [{ type: 'thinking', thinking: '', signature }] };
+  if (state.claude && redacted !== undefined)
+    return { thinking_blocks: [{ type: 'redacted_thinking', data: redacted }] };
+  // other models have no thinking_blocks: their signed or redacted pieces stay native
+  return signature !== undefined || redacted !== undefined
+    ? { provider_specific_fields: { reasoningContent: reasoning } }
+    : undefined;
+}
+
+function onBlockDelta(state: StreamState, event: Json): ChunkDelta | undefined {
+  const delta = asRecord(event.delta) ?? {};
+  if (typeof delta.text === 'string') return delta.text === '' ? undefined : { content: delta.text };
+  const reasoning = asRecord(delta.reasoningContent);
+  if (reasoning) return onReasoningDelta(state, reasoning);
+  const piece = asString(asRecord(delta.toolUse)?.input);
+  const index = state.toolIndex.get(blockIndex(event));
+  if (!piece || index === undefined) return undefined;
+  return { tool_calls: [{ index, function: { arguments: piece } }] };
+}
+
+function payloadOf(frame: EventStreamFrame, target: ProviderTarget): Json {
+  try {
+    const json = asRecord(JSON.parse(new TextDecoder().decode(frame.payload)));
+    if (json) return json;
+  } catch {
+    // reported below
+  }
+  throw new InternalServerError(
+    `${target.provider}/${target.model} streamed a ${frame.eventType ?? frame.messageType} event that is not JSON`,
+    { provider: target.provider, model: target.model, modelId: target.modelId },
+  );
+}
+
+/** An exception frame (or an `error` message) as its contract class, after HTTP 200. */
+function streamError(frame: EventStreamFrame, target: ProviderTarget, ctx: ErrorContext): Error {
+  if (frame.messageType === 'error') {
+    const code = frame.errorCode;
+    const message = frame.errorMessage ?? 'stream error';
+    return errorFromResponse({ status: statusForCode(code) ?? 500, message, code }, ctx);
+  }
+  let body: Json = {};
+  try {
+    body = payloadOf(frame, target);
+  } catch {
+    // the exception type alone still says what happened
+  }
+  const code = frame.exceptionType;
+  const message = asString(body.message) ?? asString(body.Message) ?? code ?? 'stream error';
+  return errorFromResponse(
+    { status: statusForCode(code) ?? 500, message, code: bedrockErrorCode(code, message) },
+    ctx,
+  );
+}
+
+function* onEvent(state: StreamState, type: string | undefined, event: Json): Generator<ChatCompletionChunk> {
+  if (type === 'messageStart') {
+    yield state.chunk({ content: '' });
+  } else if (type === 'contentBlockStart' || type === 'contentBlockDelta') {
+    const delta = type === 'contentBlockStart' ? onBlockStart(state, event) : onBlockDelta(state, event);
+    if (delta) yield state.chunk(delta);
+  } else if (type === 'messageStop') {
+    state.stopped = true;
+    yield state.chunk({}, toFinishReason(event.stopReason) ?? 'stop');
+  } else if (type === 'metadata' && event.usage !== undefined) {
+    yield { ...state.chunk({}), choices: [], usage: toBedrockUsage(event.usage) };
+  }
+}
+
+/**
+ * A ConverseStream body (binary AWS event stream) into `chat.completion.chunk`s: a role chunk at
+ * `messageStart`; text, reasoning (for Claude with `thinking_blocks` pieces, the signature and redacted
+ * blocks) and tool calls as they stream; the finish reason at `messageStop`; a usage chunk from
+ * `metadata`, last. An exception frame (even after HTTP 200) throws its contract class; a stream that
+ * ends before `messageStop` throws APIConnectionError.
+ */
+export async function* bedrockChunks(
+  body: AsyncIterable<Uint8Array>,
+  target: ProviderTarget,
+  secrets: readonly string[] = [],
+): AsyncGenerator<ChatCompletionChunk> {
+  const ctx: ErrorContext = {
+    provider: target.provider,
+    model: target.model,
+    modelId: target.modelId,
+    secrets: [target.apiKey, ...secrets],
+  };
+  const state = new StreamState(target);
+  for await (const frame of decodeEventStream(body)) {
+    if (frame.messageType === 'exception' || frame.messageType === 'error')
+      throw streamError(frame, target, ctx);
+    if (frame.messageType !== 'event') continue;
+    yield* onEvent(state, frame.eventType, payloadOf(frame, target));
+  }
+  if (!state.stopped) {
+    throw new APIConnectionError(
+      `${target.provider}/${target.model} stream ended before its terminal event (messageStop)`,
+      { provider: target.provider, model: target.model, modelId: target.modelId },
+    );
+  }
+}

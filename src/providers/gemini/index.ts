@@ -1,0 +1,13 @@
+export { type GeminiEndpoint, type GeminiMethod, geminiAdapter, geminiChatOperations } from './adapter.js';
+export { toGeminiBody } from './convert-request.js';
+export { toChatCompletion, toGeminiUsage } from './convert-response.js';
+export { readGoogleError } from './error-map.js';
+export { toFinishReason } from './finish-reason.js';
+export {
+  EFFORT_BUDGET,
+  type GeminiReasoningInput,
+  type GeminiThinkingConfig,
+  geminiReasoningParams,
+  usesThinkingLevel,
+} from './reasoning-params.js';
+export { geminiChunks } from './stream-transform.js';

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { APIConnectionError } from '../../errors/classes.js';
+import { errorFromResponse, statusForCode } from '../../errors/map-error.js';
+import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
+import { asRecord, asString } from '../shared/json.js';
+import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { parseSse } from '../shared/sse.js';
+import { assertPromptNotBlocked, readParts, toGeminiUsage, toToolCall } from './convert-response.js';
+import { toFinishReason } from './finish-reason.js';
+
+type DeltaToolCall = NonNullable<ChunkDelta['tool_calls']>[number];
+
+/** Per-candidate progress: whether the role went out, how many calls, whether it finished. */
+interface CandidateState {
+  started: boolean;
+  calls: number;
+  finish: FinishReason | null;
+}
+
+function contextOf(target: ProviderTarget) {
+  return {
+    provider: target.provider,
+    model: target.model,
+    modelId: target.modelId,
+    secrets: [target.apiKey],
+  };
+}
+
+/** Throws the contract error for an `error` object sent inside a 200 stream. */
+function throwStreamError(error: Record<string, unknown>, target: ProviderTarget): never {
+  const code = asString(error.status);
+  const status = typeof error.code === 'number' ? error.code : (statusForCode(code) ?? 500);
+  throw errorFromResponse(
+    { status, message: asString(error.message) ?? 'stream error', code },
+    contextOf(target),
+  );
+}
+
+/** The deltas one candidate fragment carries, in order: reasoning, text (with signatures), calls. */
+function deltasOf(candidate: Record<string, unknown>, state: CandidateState): ChunkDelta[] {
+  const parts = readParts(asRecord(candidate.content)?.parts);
+  const deltas: ChunkDelta[] = [];
+  if (parts.reasoning !== '') deltas.push({ reasoning_content: parts.reasoning });
+  if (parts.text !== '' || parts.signatures.length > 0) {
+    const delta: ChunkDelta = parts.text !== '' ? { content: parts.text } : {};
+    if (parts.signatures.length > 0)
+      delta.provider_specific_fields = { thought_signatures: parts.signatures };
+    deltas.push(delta);
+  }
+  for (const call of parts.calls) {
+    const toolCall = toToolCall(call, state.calls++);
+    // the signature rides on the opening piece of its call, as on the non-streaming tool call
+    const opening: DeltaToolCall & { provider_specific_fields?: Record<string, unknown> } = {
+      index: toolCall.index ?? 0,
+      id: toolCall.id,
+      type: 'function',
+      function: { name: toolCall.function.name, arguments: '' },
+    };
+    if (toolCall.provider_specific_fields)
+      opening.provider_specific_fields = toolCall.provider_specific_fields;
+    deltas.push({ tool_calls: [opening] });
+    deltas.push({
+      tool_calls: [{ index: opening.index, function: { arguments: toolCall.function.arguments } }],
+    });
+  }
+  return deltas;
+}
+
+/** What one candidate fragment adds to the stream: its deltas, the first carrying the role, then its finish. */
+function candidateChunks(
+  candidate: Record<string, unknown>,
+  state: CandidateState,
+): Array<{ delta: ChunkDelta; finish: FinishReason | null }> {
+  const out: Array<{ delta: ChunkDelta; finish: FinishReason | null }> = deltasOf(candidate, state).map(
+    (delta) => ({ delta, finish: null }),
+  );
+  const finish = toFinishReason(asString(candidate.finishReason), state.calls > 0);
+  if (finish && !state.finish) {
+    state.finish = finish;
+    out.push({ delta: {}, finish });
+  }
+  if (!state.started && out[0]) out[0].delta.role = 'assistant';
+  if (out.length > 0) state.started = true;
+  return out;
+}
+
+/**
+ * Gemini SSE (`?alt=sse`: every `data:` a `GenerateContentResponse` fragment) into
+ * `chat.completion.chunk`s. Gemini has no terminal event: a stream is complete when it ends after
+ * every candidate carried a `finishReason`; one that ends before is an APIConnectionError. An `error`
+ * object in the stream throws its contract class; a blocked prompt throws ContentPolicyViolationError.
+ */
+export async function* geminiChunks(
+  body: AsyncIterable<Uint8Array>,
+  target: ProviderTarget,
+): AsyncGenerator<ChatCompletionChunk> {
+  const states = new Map<number, CandidateState>();
+  const created = Math.floor(Date.now() / 1000);
+  let id = '';
+  let model = target.model;
+  let usage: Usage | undefined;
+  const chunk = (index: number, delta: ChunkDelta, finish: FinishReason | null): ChatCompletionChunk => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    system_fingerprint: null,
+    choices: [{ index, delta, finish_reason: finish }],
+  });
+  for await (const event of parseSse(body)) {
+    const json = asRecord(JSON.parse(event.data));
+    if (!json) continue;
+    const error = asRecord(json.error);
+    if (error) throwStreamError(error, target);
+    assertPromptNotBlocked(json, target);
+    id ||= asString(json.responseId) ?? `chatcmpl-${randomUUID()}`;
+    model = asString(json.modelVersion) ?? model;
+    if (json.usageMetadata) usage = toGeminiUsage(json.usageMetadata);
+    const candidates = Array.isArray(json.candidates) ? json.candidates : [];
+    for (const [i, raw] of candidates.entries()) {
+      const candidate = asRecord(raw) ?? {};
+      const index = typeof candidate.index === 'number' ? candidate.index : i;
+      const state = states.get(index) ?? { started: false, calls: 0, finish: null };
+      states.set(index, state);
+      for (const { delta, finish } of candidateChunks(candidate, state)) yield chunk(index, delta, finish);
+    }
+  }
+  if (states.size === 0 || [...states.values()].some((s) => s.finish === null)) {
+    throw new APIConnectionError(
+      `${target.provider}/${target.model} stream ended before its terminal event (a candidate with finishReason)`,
+      { provider: target.provider, model: target.model, modelId: target.modelId },
+    );
+  }
+  yield { ...chunk(0, {}, null), choices: [], usage: usage ?? toGeminiUsage(undefined) };
+}

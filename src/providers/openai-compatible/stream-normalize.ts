@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatCompletionChunk, ChunkDelta } from '../../types/index.js';
+import { asRecord, asString } from '../shared/json.js';
+import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { finishReasonOf, usageOf } from './convert-response.js';
+import type { ResponseHooks } from './options.js';
+
+type ToolCallDelta = NonNullable<ChunkDelta['tool_calls']>[number];
+type Choice = ChatCompletionChunk['choices'][number];
+
+const emptyValue = (v: unknown): boolean =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** Whether a delta says nothing (a role alone, empty content, null fields). */
+export function isEmptyDelta(delta: ChunkDelta): boolean {
+  for (const [key, value] of Object.entries(delta)) if (key !== 'role' && !emptyValue(value)) return false;
+  return true;
+}
+
+/** Whether a chunk carries nothing to yield: no delta text, no finish, no usage. */
+export function isEmptyChunk(chunk: ChatCompletionChunk): boolean {
+  return !chunk.usage && chunk.choices.every((c) => c.finish_reason === null && isEmptyDelta(c.delta));
+}
+
+// `reasoning` (OpenRouter, vLLM) becomes `reasoning_content`; OpenRouter's `reasoning_details` pieces
+// go to `provider_specific_fields`; null and empty placeholders are removed.
+function normalizeDelta(raw: Record<string, unknown>): ChunkDelta {
+  const { reasoning, reasoning_details, tool_calls: _calls, ...rest } = raw;
+  const delta = rest as ChunkDelta & Record<string, unknown>;
+  if (emptyValue(delta.reasoning_content)) delete delta.reasoning_content;
+  if (delta.reasoning_content === undefined && typeof reasoning === 'string' && reasoning !== '')
+    delta.reasoning_content = reasoning;
+  if (Array.isArray(reasoning_details) && reasoning_details.length > 0)
+    delta.provider_specific_fields = { ...delta.provider_specific_fields, reasoning_details };
+  for (const key of Object.keys(delta)) if (delta[key] === null && key !== 'content') delete delta[key];
+  return delta;
+}
+
+/**
+ * Turns raw OpenAI-compatible chunks into contract chunks, keeping state across one stream: one stable
+ * `id`, `created` and `model`; tool calls as a header (`id`, `type`, `name`, empty `arguments`) then
+ * argument pieces, each in its own chunk, with an `index` even where the provider omits it (xAI sends
+ * whole calls in one delta); usage-only chunks as `choices: []`; chunks with no choices and no usage
+ * (Azure's prompt-filter chunk) dropped.
+ */
+export class ChunkNormalizer {
+  #id: string | undefined;
+  #created: number | undefined;
+  #model: string | undefined;
+  readonly #indexById = new Map<string, number>();
+  #lastIndex = 0;
+
+  constructor(
+    private readonly target: ProviderTarget,
+    private readonly hooks: ResponseHooks,
+  ) {}
+
+  /** The contract chunks of one raw chunk (none, one, or several when tool calls are split). */
+  normalize(raw: Record<string, unknown>): ChatCompletionChunk[] {
+    const rawChoices = Array.isArray(raw.choices) ? raw.choices : [];
+    const hasUsage = raw.usage !== undefined && raw.usage !== null;
+    if (rawChoices.length === 0 && !hasUsage) return [];
+    this.#id ??= asString(raw.id) || `chatcmpl-${randomUUID()}`;
+    this.#created ??=
+      typeof raw.created === 'number' && raw.created > 0 ? raw.created : Math.floor(Date.now() / 1000);
+    this.#model ??= asString(raw.model) || undefined;
+    const base = (choices: Choice[]): ChatCompletionChunk => {
+      const chunk: ChatCompletionChunk = {
+        id: this.#id!,
+        object: 'chat.completion.chunk',
+        created: this.#created!,
+        model: this.#model ?? this.target.model,
+        choices,
+      };
+      if (raw.system_fingerprint !== undefined)
+        chunk.system_fingerprint = asString(raw.system_fingerprint) ?? null;
+      return chunk;
+    };
+    const choices = rawChoices.map((c, i) => this.#choice(asRecord(c) ?? {}, i));
+    const chunks =
+      choices.length === 1
+        ? this.#splitToolCalls(choices[0]!).map((c) => base([c]))
+        : [
+            base(
+              choices.map(({ calls, ...c }) =>
+                calls.length > 0 ? { ...c, delta: { ...c.delta, tool_calls: calls } } : c,
+              ),
+            ),
+          ];
+    if (hasUsage) {
+      const last = chunks[chunks.length - 1]!;
+      last.usage = usageOf(raw.usage, this.hooks);
+      if (last.choices.every((c) => c.finish_reason === null && isEmptyDelta(c.delta))) last.choices = [];
+    }
+    return chunks;
+  }
+
+  #choice(raw: Record<string, unknown>, i: number): Choice & { calls: ToolCallDelta[] } {
+    const rawDelta = asRecord(raw.delta) ?? {};
+    return {
+      index: typeof raw.index === 'number' ? raw.index : i,
+      delta: normalizeDelta(rawDelta),
+      finish_reason: finishReasonOf(raw.finish_reason, this.target, this.hooks),
+      calls: this.#toolCallPieces(rawDelta.tool_calls),
+    };
+  }
+
+  #toolCallPieces(value: unknown): ToolCallDelta[] {
+    if (!Array.isArray(value)) return [];
+    const pieces: ToolCallDelta[] = [];
+    for (const item of value) {
+      const call = asRecord(item) ?? {};
+      const fn = asRecord(call.function) ?? {};
+      const id = asString(call.id) || undefined;
+      // some servers repeat the id on every argument piece: only its first sighting is a header
+      const isNew = id !== undefined && !this.#indexById.has(id);
+      const index = this.#indexOf(call.index, id);
+      const args = asString(fn.arguments) ?? '';
+      if (isNew) {
+        const name = asString(fn.name) ?? '';
+        pieces.push({ index, id, type: 'function', function: { name, arguments: '' } });
+      }
+      if (args !== '') pieces.push({ index, function: { arguments: args } });
+    }
+    return pieces;
+  }
+
+  #indexOf(raw: unknown, id: string | undefined): number {
+    let index: number;
+    if (typeof raw === 'number') index = raw;
+    else if (id !== undefined) index = this.#indexById.get(id) ?? this.#indexById.size;
+    else index = this.#lastIndex;
+    if (id !== undefined) this.#indexById.set(id, index);
+    this.#lastIndex = index;
+    return index;
+  }
+
+  // One tool-call piece per chunk: the other delta fields ride on the first, the finish on the last.
+  #splitToolCalls(choice: Choice & { calls: ToolCallDelta[] }): Choice[] {
+    const { calls, ...plain } = choice;
+    if (calls.length === 0) return [plain];
+    return calls.map((piece, i) => ({
+      index: plain.index,
+      delta: i === 0 ? { ...plain.delta, tool_calls: [piece] } : { tool_calls: [piece] },
+      finish_reason: i === calls.length - 1 ? plain.finish_reason : null,
+    }));
+  }
+}

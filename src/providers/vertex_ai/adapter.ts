@@ -1,0 +1,47 @@
+import { type GeminiEndpoint, geminiChatOperations } from '../gemini/adapter.js';
+import type { ProviderAdapter } from '../shared/provider-adapter.js';
+import { vertexHeaders } from './auth.js';
+import { isClaudeModel, vertexClaudeAdapter } from './claude.js';
+import { readVertexError } from './error-map.js';
+import { vertexModelUrl } from './location.js';
+
+const vertexGemini: GeminiEndpoint = {
+  url: (target, method) =>
+    vertexModelUrl(target, 'google', method === 'streamGenerateContent' ? `${method}?alt=sse` : method),
+  headers: (target, options) => vertexHeaders(target, options.timeoutMs, options.signal),
+};
+
+const gemini = geminiChatOperations(vertexGemini);
+
+/**
+ * Vertex AI (`vertex_ai/`, `vertexai/`): Gemini models at
+ * `{api_base}/v1/projects/{vertex_project}/locations/{vertex_location}/publishers/google/models/{model}:generateContent`
+ * (and `:streamGenerateContent?alt=sse`), Claude models (names starting with `claude`) at
+ * `.../publishers/anthropic/models/{model}:rawPredict` / `:streamRawPredict`. Auth: `Authorization:
+ * Bearer {api_key}` when svc_params has `api_key`, else a google-auth-library token (ADC or
+ * `vertex_credentials`).
+ */
+export const vertexAdapter: ProviderAdapter = {
+  name: 'vertex_ai',
+  chat: {
+    build: (request, target, options) =>
+      isClaudeModel(target)
+        ? vertexClaudeAdapter.chat.build(request, target, options)
+        : gemini.chat.build(request, target, options),
+    parse: (json, target, request) =>
+      isClaudeModel(target)
+        ? vertexClaudeAdapter.chat.parse(json, target, request)
+        : gemini.chat.parse(json, target, request),
+  },
+  chatStream: {
+    build: (request, target, options) =>
+      isClaudeModel(target)
+        ? vertexClaudeAdapter.chatStream.build(request, target, options)
+        : gemini.chatStream.build(request, target, options),
+    parse: (body, target, request) =>
+      isClaudeModel(target)
+        ? vertexClaudeAdapter.chatStream.parse(body, target, request)
+        : gemini.chatStream.parse(body, target, request),
+  },
+  readError: readVertexError,
+};

@@ -29,6 +29,8 @@ const target = (): ProviderTarget => ({
   provider: 'anthropic',
   model: 'claude-sonnet-4-5',
   modelId: 'dep',
+  env: process.env,
+  secrets: [],
   apiBase: `${mock.url}/e`,
   apiKey: KEY,
   apiVersion: undefined,

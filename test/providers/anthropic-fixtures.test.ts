@@ -16,6 +16,8 @@ const target = (): ProviderTarget => ({
   provider: 'anthropic',
   model: 'claude-sonnet-4-5',
   modelId: 'dep',
+  env: process.env,
+  secrets: [],
   apiBase: `${mock.url}/f`,
   apiKey: 'sk-ant-fixture-0000',
   apiVersion: undefined,

@@ -7,6 +7,8 @@ const target = (params: Record<string, unknown> = {}): ProviderTarget => ({
   provider: 'anthropic',
   model: 'claude-sonnet-4-5',
   modelId: 'dep',
+  env: process.env,
+  secrets: [],
   apiBase: 'https://api.anthropic.com',
   apiKey: 'sk-ant-x',
   apiVersion: undefined,

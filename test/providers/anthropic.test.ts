@@ -28,6 +28,8 @@ const target = (prefix = 'a', params: Record<string, unknown> = {}): ProviderTar
   provider: 'anthropic',
   model: 'claude-sonnet-4-5',
   modelId: 'dep',
+  env: process.env,
+  secrets: [],
   apiBase: `${mock.url}/${prefix}`,
   apiKey: KEY,
   apiVersion: undefined,

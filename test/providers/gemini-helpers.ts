@@ -30,6 +30,8 @@ export function geminiTarget(
     provider: 'gemini',
     model,
     modelId: 'dep-gemini',
+    env: process.env,
+    secrets: [],
     apiBase: `${mock.url}/${prefix}`,
     apiKey: API_KEY,
     apiVersion: undefined,

@@ -20,6 +20,8 @@ const target = (prefix = 'p'): ProviderTarget => ({
   provider: 'openai',
   model: 'gpt-4o',
   modelId: 'dep',
+  env: process.env,
+  secrets: [],
   apiBase: `${mock.url}/${prefix}/v1`,
   apiKey: 'sk-test-key-123456',
   apiVersion: undefined,

@@ -37,6 +37,8 @@ export function targetOn(
     provider: adapter.name,
     model,
     modelId: `${adapter.name}-dep`,
+    env: process.env,
+    secrets: [],
     apiBase: `${mock.url}${apiBase}`,
     apiKey: (params.api_key as string | undefined) ?? 'sk-test-key-123456',
     apiVersion: params.api_version as string | undefined,

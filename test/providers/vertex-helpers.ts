@@ -17,6 +17,8 @@ export function vertexTarget(
     provider: 'vertex_ai',
     model,
     modelId: 'dep-vertex',
+    env: process.env,
+    secrets: [],
     apiBase: `${mock.url}/${prefix}`,
     apiKey: apiKey ?? undefined,
     apiVersion: undefined,

@@ -1,8 +1,8 @@
 import { BadRequestError } from '../../errors/classes.js';
 import type { ChatCompletionRequest, ChatMessage, ToolDefinition } from '../../types/index.js';
-import { requestDefaultsOf } from '../openai-compatible/adapter.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { applyReasoningHistory } from '../shared/reasoning-history.js';
+import { requestDefaultsOf } from '../shared/request-defaults.js';
 import { toAnthropicPrompt } from './convert-messages.js';
 import { toAnthropicToolChoice, toAnthropicTools } from './convert-tools.js';
 import { anthropicReasoningParams } from './reasoning-params.js';

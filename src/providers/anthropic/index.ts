@@ -17,6 +17,5 @@ export {
   type AnthropicReasoningParams,
   anthropicReasoningParams,
   DEFAULT_MAX_TOKENS,
-  EFFORT_BUDGETS,
 } from './reasoning-params.js';
 export { anthropicChunks } from './stream-transform.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { APIConnectionError, InternalServerError } from '../../errors/classes.js';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
+import { errorContextOf } from '../shared/error-context.js';
 import { asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { parseSse } from '../shared/sse.js';
@@ -126,12 +127,7 @@ export async function* anthropicChunks(
   body: AsyncIterable<Uint8Array>,
   target: ProviderTarget,
 ): AsyncGenerator<ChatCompletionChunk> {
-  const ctx: ErrorContext = {
-    provider: target.provider,
-    model: target.model,
-    modelId: target.modelId,
-    secrets: [target.apiKey],
-  };
+  const ctx: ErrorContext = errorContextOf(target);
   const state = new StreamState(target);
   let done = false;
   for await (const sse of parseSse(body)) {

@@ -1,8 +1,8 @@
 import type { ChatCompletionRequest, ToolDefinition } from '../../types/index.js';
-import { requestDefaultsOf } from '../openai-compatible/adapter.js';
 import { asRecord } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { applyReasoningHistory } from '../shared/reasoning-history.js';
+import { requestDefaultsOf } from '../shared/request-defaults.js';
 import { badRequest } from './convert-content.js';
 import { hasToolHistory, toBedrockPrompt } from './convert-messages.js';
 import { toToolConfig } from './convert-tools.js';

@@ -38,6 +38,5 @@ export {
   type BedrockReasoningParams,
   bedrockReasoningParams,
   DEFAULT_MAX_TOKENS,
-  EFFORT_BUDGETS,
 } from './reasoning-params.js';
 export { bedrockChunks } from './stream-transform.js';

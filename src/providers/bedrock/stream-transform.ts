@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { APIConnectionError, InternalServerError } from '../../errors/classes.js';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason } from '../../types/index.js';
+import { errorContextOf } from '../shared/error-context.js';
 import { asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { toBedrockUsage } from './convert-response.js';
@@ -146,12 +147,7 @@ export async function* bedrockChunks(
   target: ProviderTarget,
   secrets: readonly string[] = [],
 ): AsyncGenerator<ChatCompletionChunk> {
-  const ctx: ErrorContext = {
-    provider: target.provider,
-    model: target.model,
-    modelId: target.modelId,
-    secrets: [target.apiKey, ...secrets],
-  };
+  const ctx: ErrorContext = errorContextOf(target, secrets);
   const state = new StreamState(target);
   for await (const frame of decodeEventStream(body)) {
     if (frame.messageType === 'exception' || frame.messageType === 'error')

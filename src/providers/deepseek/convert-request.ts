@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from '../../types/index.js';
-import { withoutReasoningControls } from '../openai-compatible/reasoning-params.js';
+import { withoutReasoningControls } from '../shared/reasoning-controls.js';
 import type { ReasoningHistorySupport } from '../shared/reasoning-history.js';
 import { deepseekReasoningParams } from './reasoning-params.js';
 

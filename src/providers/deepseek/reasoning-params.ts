@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from '../../types/index.js';
-import { reasoningIntent } from '../openai-compatible/reasoning-params.js';
+import { reasoningIntent } from '../shared/reasoning-controls.js';
 
 /** DeepSeek's reasoning controls: the thinking-mode switch and its effort. */
 export interface DeepseekReasoningFields {

@@ -65,8 +65,7 @@ const aiStudio: GeminiEndpoint = {
       method === 'streamGenerateContent' ? '?alt=sse' : ''
     }`,
   headers: (target): Record<string, string> => {
-    // GEMINI_API_KEY is the deployment default (buildTarget); GOOGLE_API_KEY is Google's other name
-    const key = target.apiKey ?? process.env.GOOGLE_API_KEY;
+    const key = target.apiKey;
     return key
       ? { 'content-type': 'application/json', 'x-goog-api-key': key }
       : { 'content-type': 'application/json' };
@@ -80,7 +79,7 @@ const aiStudio: GeminiEndpoint = {
  */
 export const geminiAdapter: ProviderAdapter = {
   name: 'gemini',
-  defaults: { apiBase: GEMINI_API_BASE, apiKeyEnv: 'GEMINI_API_KEY' },
+  defaults: { apiBase: GEMINI_API_BASE, apiKeyEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] },
   ...geminiChatOperations(aiStudio),
   embedding: {
     build: async (request, target, options) => ({

@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest } from '../../types/index.js';
-import { requestDefaultsOf } from '../openai-compatible/adapter.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { applyReasoningHistory } from '../shared/reasoning-history.js';
+import { requestDefaultsOf } from '../shared/request-defaults.js';
 import { toGeminiContents } from './convert-messages.js';
 import { toGeminiSchema, toGeminiTools, toToolConfig } from './convert-tools.js';
 import { geminiReasoningParams } from './reasoning-params.js';

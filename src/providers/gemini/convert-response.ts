@@ -8,6 +8,7 @@ import type {
   ToolCall,
   Usage,
 } from '../../types/index.js';
+import { errorContextOf } from '../shared/error-context.js';
 import { asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { toFinishReason } from './finish-reason.js';
@@ -86,7 +87,7 @@ export function assertPromptNotBlocked(body: Record<string, unknown>, target: Pr
   if (!reason || (Array.isArray(candidates) && candidates.length > 0)) return;
   throw errorFromResponse(
     { status: 400, message: `the prompt was blocked (${reason})`, code: 'content_policy_violation' },
-    { provider: target.provider, model: target.model, modelId: target.modelId, secrets: [target.apiKey] },
+    errorContextOf(target),
   );
 }
 

@@ -4,7 +4,6 @@ export { toChatCompletion, toGeminiUsage } from './convert-response.js';
 export { readGoogleError } from './error-map.js';
 export { toFinishReason } from './finish-reason.js';
 export {
-  EFFORT_BUDGET,
   type GeminiReasoningInput,
   type GeminiThinkingConfig,
   geminiReasoningParams,

@@ -1,4 +1,5 @@
 import type { ReasoningEffort, ThinkingParam } from '../../types/index.js';
+import { EFFORT_BUDGETS } from '../shared/reasoning-controls.js';
 
 /** Gemini's `generationConfig.thinkingConfig`: a budget (2.5) or a level (3), never both. */
 export interface GeminiThinkingConfig {
@@ -13,14 +14,6 @@ export interface GeminiReasoningInput {
   reasoning_effort?: ReasoningEffort | string | undefined;
   thinking?: ThinkingParam | undefined;
 }
-
-/** Thinking budgets per effort (CONTRACT 5.4, the same numbers as Anthropic's). */
-export const EFFORT_BUDGET: Readonly<Record<string, number>> = Object.freeze({
-  minimal: 1024,
-  low: 1024,
-  medium: 2048,
-  high: 4096,
-});
 
 /** Whether a model takes `thinkingLevel` (Gemini 3 and later) rather than `thinkingBudget`. */
 export function usesThinkingLevel(model: string | undefined): boolean {
@@ -46,7 +39,7 @@ function off(levels: boolean): GeminiThinkingConfig {
 
 function fromEffort(effort: string, levels: boolean): GeminiThinkingConfig | undefined {
   if (effort === 'none') return off(levels);
-  const budget = EFFORT_BUDGET[effort];
+  const budget = EFFORT_BUDGETS[effort as keyof typeof EFFORT_BUDGETS];
   if (budget === undefined) return undefined;
   if (levels) return { thinkingLevel: budget > 1024 ? 'high' : 'low', includeThoughts: true };
   return { thinkingBudget: budget, includeThoughts: true };

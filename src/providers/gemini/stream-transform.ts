@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { APIConnectionError } from '../../errors/classes.js';
 import { errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
+import { errorContextOf } from '../shared/error-context.js';
 import { asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { parseSse } from '../shared/sse.js';
@@ -17,14 +18,7 @@ interface CandidateState {
   finish: FinishReason | null;
 }
 
-function contextOf(target: ProviderTarget) {
-  return {
-    provider: target.provider,
-    model: target.model,
-    modelId: target.modelId,
-    secrets: [target.apiKey],
-  };
-}
+const contextOf = (target: ProviderTarget) => errorContextOf(target);
 
 /** Throws the contract error for an `error` object sent inside a 200 stream. */
 function throwStreamError(error: Record<string, unknown>, target: ProviderTarget): never {

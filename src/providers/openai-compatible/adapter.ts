@@ -8,15 +8,14 @@ import type { WireRequest } from '../shared/http-client.js';
 import { asRecord } from '../shared/json.js';
 import type { CallOptions, ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
 import type { ReasoningHistorySupport } from '../shared/reasoning-history.js';
+import { requestDefaultsOf } from '../shared/request-defaults.js';
 import { type ChatBodyPlan, toChatBody, toOpenAIBody } from './convert-request.js';
 import { toChatCompletion, toUsage } from './convert-response.js';
 import { readOpenAIError } from './error-map.js';
 import type { OpenAICompatibleOptions, ResponseHooks } from './options.js';
-import { requestDefaultsOf } from './request-defaults.js';
 import { openAIChunks } from './stream-transform.js';
 
 export type { ChunkTransform, OpenAICompatibleOptions } from './options.js';
-export { REQUEST_DEFAULT_KEYS, requestDefaultsOf } from './request-defaults.js';
 
 function bearerHeaders(target: ProviderTarget): Record<string, string> {
   return target.apiKey

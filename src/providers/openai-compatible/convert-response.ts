@@ -9,6 +9,7 @@ import type {
   ToolCall,
   Usage,
 } from '../../types/index.js';
+import { errorContextOf } from '../shared/error-context.js';
 import { asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { inBandError } from './error-map.js';
@@ -110,8 +111,7 @@ export function toChatCompletion(
   if (!Array.isArray(body.choices)) {
     const error = inBandError(body);
     if (error) {
-      const { provider, model, modelId, apiKey } = target;
-      throw errorFromResponse(error, { provider, model, modelId, secrets: [apiKey] });
+      throw errorFromResponse(error, errorContextOf(target));
     }
     throw failure(target, 'without `choices`');
   }

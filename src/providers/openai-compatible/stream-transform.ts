@@ -1,6 +1,7 @@
 import { APIConnectionError, InternalServerError } from '../../errors/classes.js';
 import { errorFromResponse } from '../../errors/map-error.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
+import { errorContextOf } from '../shared/error-context.js';
 import { asRecord } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { parseSse } from '../shared/sse.js';
@@ -46,8 +47,7 @@ export async function* openAIChunks(
     if (!json) continue;
     const error = inBandError(json);
     if (error) {
-      const { provider, model, modelId, apiKey } = target;
-      throw errorFromResponse(error, { provider, model, modelId, secrets: [apiKey] });
+      throw errorFromResponse(error, errorContextOf(target));
     }
     for (const normalized of normalizer.normalize(json)) {
       const chunk = transform ? transform(normalized) : normalized;

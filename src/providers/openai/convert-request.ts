@@ -1,6 +1,6 @@
 import type { ChatCompletionRequest } from '../../types/index.js';
-import { withoutReasoningControls } from '../openai-compatible/reasoning-params.js';
 import type { CallOptions } from '../shared/provider-adapter.js';
+import { withoutReasoningControls } from '../shared/reasoning-controls.js';
 import { openaiModelReasons, openaiReasoningParams } from './reasoning-params.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest, ReasoningEffort } from '../../types/index.js';
-import { effortForBudget } from '../openai-compatible/reasoning-params.js';
+import { effortForBudget } from '../shared/reasoning-controls.js';
 
 /**
  * OpenAI's reasoning field for a request: `reasoning_effort` as the caller gave it (OpenAI's own

@@ -1,6 +1,6 @@
 import type { ChatCompletionRequest, ChatMessage } from '../../types/index.js';
-import { withoutReasoningControls } from '../openai-compatible/reasoning-params.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { withoutReasoningControls } from '../shared/reasoning-controls.js';
 import type { ReasoningHistorySupport } from '../shared/reasoning-history.js';
 import { isAnthropicModel, reasoningDetailsOf } from './reasoning-details.js';
 import { openrouterReasoningParams } from './reasoning-params.js';

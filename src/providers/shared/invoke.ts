@@ -3,6 +3,7 @@ import { InternalServerError, TimeoutError } from '../../errors/classes.js';
 import { type ErrorContext, errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
 import type { RouterError } from '../../errors/router-error.js';
 import { CallTimer } from './call-timer.js';
+import { errorContextOf } from './error-context.js';
 import type { HttpClient, WireRequest } from './http-client.js';
 import type {
   CallOptions,
@@ -12,14 +13,7 @@ import type {
   StreamOperation,
 } from './provider-adapter.js';
 
-function contextOf(target: ProviderTarget): ErrorContext {
-  return {
-    provider: target.provider,
-    model: target.model,
-    modelId: target.modelId,
-    secrets: [target.apiKey],
-  };
-}
+const contextOf = (target: ProviderTarget): ErrorContext => errorContextOf(target);
 
 /**
  * What a failure without an HTTP answer becomes: the caller's abort reason as is (not a provider

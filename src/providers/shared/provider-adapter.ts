@@ -26,6 +26,10 @@ export interface ProviderTarget {
   readonly apiVersion: string | undefined;
   /** Every `svc_params` value, for provider-specific settings (`aws_region_name`, `vertex_project`, ...). */
   readonly params: Readonly<SvcParams>;
+  /** The environment the router reads (`os.environ/` references, provider key variables). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Every credential of the deployment (keys, tokens, secrets): removed from any error message. */
+  readonly secrets: readonly string[];
 }
 
 /** Per-call options the router passes down. */
@@ -62,12 +66,17 @@ export interface StreamOperation<Req, Chunk> {
 export interface ProviderAdapter {
   readonly name: ProviderName;
   /** Used when a deployment sets no `api_base` / `api_key`. */
-  readonly defaults?: { apiBase?: string | undefined; apiKeyEnv?: string | undefined };
+  readonly defaults?: { apiBase?: string | undefined; apiKeyEnv?: string | readonly string[] | undefined };
   readonly chat: JsonOperation<ChatCompletionRequest, ChatCompletion>;
   readonly chatStream: StreamOperation<ChatCompletionRequest, ChatCompletionChunk>;
   readonly embedding?: JsonOperation<EmbeddingRequest, EmbeddingResponse>;
   readonly textCompletion?: JsonOperation<TextCompletionRequest, TextCompletion>;
   readonly imageGeneration?: JsonOperation<ImageGenerationRequest, ImageGenerationResponse>;
+  /**
+   * Problems with a deployment that can be known before any call (a missing `api_base`, project or
+   * region), reported at Router construction. Optional.
+   */
+  validate?(target: ProviderTarget): string[];
   /** Reads the provider's error body into its message and code; the shared mapping picks the class. */
   readError(
     status: number,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { GoogleAuth, gaxios, type JWTInput } from 'google-auth-library';
 import { TimeoutError } from '../../errors/classes.js';
 import { errorFromResponse } from '../../errors/map-error.js';
+import { errorContextOf } from '../shared/error-context.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
@@ -104,7 +105,7 @@ export async function googleAccessToken(
     const reason = err instanceof Error ? err.message : String(err);
     throw errorFromResponse(
       { status: 401, message: `could not get a Google access token: ${reason}`, code: 'UNAUTHENTICATED' },
-      { provider, model, modelId, secrets: [target.apiKey] },
+      errorContextOf(target),
     );
   }
 }

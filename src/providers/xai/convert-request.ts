@@ -1,6 +1,6 @@
 import type { ChatCompletionRequest } from '../../types/index.js';
-import { withoutReasoningControls } from '../openai-compatible/reasoning-params.js';
 import type { CallOptions, ProviderTarget } from '../shared/provider-adapter.js';
+import { withoutReasoningControls } from '../shared/reasoning-controls.js';
 import type { ReasoningHistorySupport } from '../shared/reasoning-history.js';
 import { xaiEffortSupport, xaiReasoningParams } from './reasoning-params.js';
 

@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from '../../types/index.js';
-import { reasoningIntent } from '../openai-compatible/reasoning-params.js';
+import { reasoningIntent } from '../shared/reasoning-controls.js';
 
 /** What a Grok model does with `reasoning_effort`. */
 export type XaiEffortSupport =

@@ -7,6 +7,8 @@ import { median } from './lib/stats.js';
 const COUNT = Number(process.env.BENCH_COUNT ?? 20_000);
 const CONCURRENCY = 50;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// one call at a time: no queueing, so the latency difference is the router's own time per call
+const SERIAL_COUNT = Number(process.env.BENCH_SERIAL_COUNT ?? 5_000);
 
 interface Result {
   mode: string;
@@ -19,26 +21,30 @@ interface Result {
 const upstream = spawnScript('upstream.ts', []);
 const url = await firstLine(upstream);
 const runs: Record<'direct' | 'router', Result[]> = { direct: [], router: [] };
+const serial: Record<'direct' | 'router', Result[]> = { direct: [], router: [] };
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of round % 2 === 0 ? (['direct', 'router'] as const) : (['router', 'direct'] as const)) {
       runs[mode].push(
         await runJson<Result>('overhead-client.ts', [mode, url, String(COUNT), String(CONCURRENCY)]),
       );
+      serial[mode].push(await runJson<Result>('overhead-client.ts', [mode, url, String(SERIAL_COUNT), '1']));
     }
   }
 } finally {
   upstream.kill('SIGTERM');
 }
 
-const summary = (mode: 'direct' | 'router') => ({
-  rps: median(runs[mode].map((r) => r.rps)),
-  p50: median(runs[mode].map((r) => r.p50)),
-  p99: median(runs[mode].map((r) => r.p99)),
-  cpu: median(runs[mode].map((r) => r.cpuUsPerCall)),
+const summary = (from: Record<'direct' | 'router', Result[]>, mode: 'direct' | 'router') => ({
+  rps: median(from[mode].map((r) => r.rps)),
+  p50: median(from[mode].map((r) => r.p50)),
+  p99: median(from[mode].map((r) => r.p99)),
+  cpu: median(from[mode].map((r) => r.cpuUsPerCall)),
 });
-const direct = summary('direct');
-const router = summary('router');
+const direct = summary(runs, 'direct');
+const router = summary(runs, 'router');
+const serialDirect = summary(serial, 'direct');
+const serialRouter = summary(serial, 'router');
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(10);
 
 console.log(`overhead: ${COUNT} calls x ${ROUNDS} rounds, concurrency ${CONCURRENCY}, medians of rounds`);
@@ -53,4 +59,20 @@ console.log(
 console.log(
   `| added | | ${fmt(router.p50 - direct.p50)} | ${fmt(router.p99 - direct.p99)} | ${fmt(router.cpu - direct.cpu, 1)} |`,
 );
+console.log();
+console.log(
+  `one call at a time (${SERIAL_COUNT} calls x ${ROUNDS} rounds): the router's own latency per call`,
+);
+console.log('| client | req/s | p50 (us) | p99 (us) |');
+console.log('|---|---:|---:|---:|');
+console.log(
+  `| direct undici | ${fmt(serialDirect.rps)} | ${fmt(serialDirect.p50)} | ${fmt(serialDirect.p99)} |`,
+);
+console.log(
+  `| router.acompletion | ${fmt(serialRouter.rps)} | ${fmt(serialRouter.p50)} | ${fmt(serialRouter.p99)} |`,
+);
+console.log(
+  `| added | | ${fmt(serialRouter.p50 - serialDirect.p50)} | ${fmt(serialRouter.p99 - serialDirect.p99)} |`,
+);
+console.log();
 console.log(`ratio: ${(router.rps / direct.rps).toFixed(3)}`);

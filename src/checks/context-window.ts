@@ -1,4 +1,3 @@
-import { countTokens } from 'gpt-tokenizer';
 import { lookupModelPrice } from '../cost/lookup.js';
 import { costModelName } from '../cost/response-cost.js';
 import type { Deployment } from '../types/index.js';
@@ -18,12 +17,20 @@ function textOf(content: unknown): string {
   return '';
 }
 
+// the tokenizer's tables are large: loaded on first use, so routers without pre-call checks never pay
+let tokenizer: Promise<typeof import('gpt-tokenizer')> | undefined;
+const loadTokenizer = () => {
+  tokenizer ??= import('gpt-tokenizer');
+  return tokenizer;
+};
+
 /**
  * The prompt's size in tokens (cl100k-style count of every message's text, plus a few tokens of
  * framing per message): close enough to keep a prompt off a deployment whose window is clearly too
  * small.
  */
-export function promptTokens(request: Readonly<Record<string, unknown>>): number {
+export async function promptTokens(request: Readonly<Record<string, unknown>>): Promise<number> {
+  const { countTokens } = await loadTokenizer();
   const messages = request.messages;
   if (Array.isArray(messages)) {
     let total = 0;

@@ -10,17 +10,16 @@ import { regionOf, requestedRegion } from './region.js';
  * map, by `base_model`) holds the prompt. When no deployment of the group can hold the prompt, throws
  * ContextWindowExceededError at once, so `context_window_fallbacks` apply without a wasted call.
  */
-export function preCallChecks(
+export async function preCallChecks(
   group: ModelGroup,
   request: Readonly<Record<string, unknown>>,
-): (endpoint: Endpoint) => boolean {
+): Promise<(endpoint: Endpoint) => boolean> {
   const region = requestedRegion(request);
-  let tokens: number | undefined;
+  const known = group.endpoints.some((e) => contextWindowOf(e.deployment) !== undefined);
+  const tokens = known ? await promptTokens(request) : 0;
   const fits = (endpoint: Endpoint): boolean => {
     const window = contextWindowOf(endpoint.deployment);
-    if (window === undefined) return true;
-    tokens ??= promptTokens(request);
-    return tokens <= window;
+    return window === undefined || tokens <= window;
   };
   if (!group.endpoints.some(fits)) {
     throw new ContextWindowExceededError(

@@ -37,7 +37,7 @@ type ErrorClass = new (message: string, options?: RouterErrorOptions) => RouterE
 
 const CONTEXT_CODES = new Set(['context_length_exceeded', 'string_above_max_length']);
 const CONTEXT_TEXT =
-  /context[_ ]length|context window|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds the (maximum|max) (number of )?tokens|input length .* exceeds|reduce the length of the messages/i;
+  /context[_ ]length|context window|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds the (maximum|max) (number of )?tokens|input length .* exceeds|reduce the length of the messages|maximum prompt length is \d+/i;
 const POLICY_CODES = new Set([
   'content_filter',
   'content_policy_violation',
@@ -54,6 +54,7 @@ const RATE_LIMIT_CODES = new Set([
   'ThrottlingException',
   'throttlingException',
   'TooManyRequestsException',
+  'ServiceQuotaExceededException',
   'too_many_requests',
   'insufficient_quota',
 ]);
@@ -65,6 +66,21 @@ const UNAVAILABLE_CODES = new Set([
   'ModelNotReadyException',
 ]);
 const TIMEOUT_ERROR_CODES = new Set(['DEADLINE_EXCEEDED', 'ModelTimeoutException', 'modelTimeoutException']);
+// AWS answers bad or expired credentials with 403: they are authentication failures all the same
+const AUTHENTICATION_CODES = new Set([
+  'UNAUTHENTICATED',
+  'UnrecognizedClientException',
+  'InvalidSignatureException',
+  'IncompleteSignatureException',
+  'ExpiredTokenException',
+  'authentication_error',
+]);
+// the model failed on the provider's side (Bedrock answers 424)
+const SERVER_ERROR_CODES = new Set([
+  'ModelErrorException',
+  'modelStreamErrorException',
+  'ModelStreamErrorException',
+]);
 
 /**
  * The HTTP status a provider error code stands for, for errors that arrive inside a 200 stream
@@ -108,6 +124,8 @@ function classFor(failure: UpstreamFailure): ErrorClass {
   if (code && RATE_LIMIT_CODES.has(code)) return RateLimitError;
   if (code && UNAVAILABLE_CODES.has(code)) return ServiceUnavailableError;
   if (code && TIMEOUT_ERROR_CODES.has(code)) return TimeoutError;
+  if (code && AUTHENTICATION_CODES.has(code)) return AuthenticationError;
+  if (code && SERVER_ERROR_CODES.has(code)) return InternalServerError;
   if (status >= 400 && status < 500 && status !== 429) {
     if ((code && CONTEXT_CODES.has(code)) || CONTEXT_TEXT.test(message)) return ContextWindowExceededError;
     if ((code && POLICY_CODES.has(code)) || POLICY_TEXT.test(message)) return ContentPolicyViolationError;

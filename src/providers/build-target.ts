@@ -5,16 +5,26 @@ import type { ProviderAdapter, ProviderTarget } from './shared/provider-adapter.
 // `azure_ad_token`, `vertex_credentials`, ...)
 const SECRET_KEY = /(key|secret|token|password|credentials)$/i;
 
+/** A credentials document (service-account JSON, as an object or as JSON text), or undefined. */
+function credentialsDocument(value: unknown): Record<string, unknown> | undefined {
+  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  if (typeof value !== 'string' || !value.trimStart().startsWith('{')) return undefined;
+  try {
+    return JSON.parse(value) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
 function secretsOf(params: Readonly<Record<string, unknown>>, apiKey: string | undefined): string[] {
   const secrets = new Set<string>();
   if (apiKey) secrets.add(apiKey);
   for (const [key, value] of Object.entries(params)) {
     if (!SECRET_KEY.test(key) || key === 'api_key') continue;
     if (typeof value === 'string' && value.length >= 8) secrets.add(value);
-    else if (value && typeof value === 'object') {
-      // a credentials object (service-account JSON): its private key is the secret
-      for (const inner of Object.values(value))
-        if (typeof inner === 'string' && inner.length >= 16) secrets.add(inner);
+    // a credentials document: only its secret fields (private_key, client_secret, ...), not its URLs
+    for (const [field, inner] of Object.entries(credentialsDocument(value) ?? {})) {
+      if (SECRET_KEY.test(field) && typeof inner === 'string' && inner.length >= 8) secrets.add(inner);
     }
   }
   return [...secrets];
@@ -34,7 +44,7 @@ export function buildTarget(
   const { params } = deployment;
   const apiBase = (params.api_base ?? adapter.defaults?.apiBase)?.replace(/\/+$/, '');
   const apiKey = params.api_key ?? envKey(adapter.defaults?.apiKeyEnv, env);
-  return Object.freeze({
+  const target: ProviderTarget = {
     provider: deployment.provider,
     model: deployment.providerModel,
     modelId: deployment.id,
@@ -44,5 +54,7 @@ export function buildTarget(
     params,
     env,
     secrets: secretsOf(params, apiKey),
-  });
+  };
+  const more = adapter.secrets?.(target) ?? [];
+  return Object.freeze(more.length > 0 ? { ...target, secrets: [...target.secrets, ...more] } : target);
 }

@@ -12,3 +12,4 @@ export type {
 } from '../types/index.js';
 export { accumulateChunks } from './accumulate-chunks.js';
 export { supportsReasoning } from './supports-reasoning.js';
+export { type ReasoningRequest, toProviderReasoningParams } from './to-provider-params.js';

@@ -8,15 +8,15 @@ import type { Endpoint } from './endpoint.js';
 import type { GroupRunner } from './group-runner.js';
 import type { RouterEvents } from './router-events.js';
 
+/** The pre-call checks of one call on one group: which endpoints may serve it. */
+type Admits = (endpoint: Endpoint) => boolean;
+
 export interface ChainParts {
   runner: GroupRunner;
   registry(): DeploymentRegistry;
   fallbacks(): FallbackSettings & { maxFallbacks: number };
   /** Pre-call checks for a group and request, or undefined when they are off. */
-  admits(
-    group: ModelGroup,
-    request: Readonly<Record<string, unknown>>,
-  ): ((endpoint: Endpoint) => boolean) | undefined;
+  admits(group: ModelGroup, request: Readonly<Record<string, unknown>>): Admits | undefined | Promise<Admits>;
   emitter: EventEmitter<RouterEvents>;
 }
 
@@ -33,7 +33,7 @@ export class CallChain {
     let error: RouterError;
     try {
       if (ctx.request.mock_testing_rate_limit_error === true) throw this.#mockRateLimit(group);
-      return await this.parts.runner.run(group, ctx, this.parts.admits(group, ctx.request));
+      return await this.#run(group, ctx);
     } catch (err) {
       if (ctx.signal?.aborted || !RouterError.isInstance(err)) throw err;
       error = err;
@@ -54,7 +54,7 @@ export class CallChain {
       hops += 1;
       this.#emitFallback(from, name, error);
       try {
-        return await this.parts.runner.run(next, ctx, this.parts.admits(next, ctx.request));
+        return await this.#run(next, ctx);
       } catch (err) {
         if (ctx.signal?.aborted || !RouterError.isInstance(err)) throw err;
         error = err;
@@ -65,6 +65,19 @@ export class CallChain {
     }
     error.attempts = ctx.failures.filter((f) => f !== error);
     throw error;
+  }
+
+  // pre-call checks may load the tokenizer; without them there is nothing to wait for
+  #admits(
+    group: ModelGroup,
+    request: Readonly<Record<string, unknown>>,
+  ): Admits | undefined | Promise<Admits> {
+    return this.parts.admits(group, request);
+  }
+
+  async #run<T>(group: ModelGroup, ctx: CallContext<T>): Promise<Routed<T>> {
+    const admits = this.#admits(group, ctx.request);
+    return this.parts.runner.run(group, ctx, admits instanceof Promise ? await admits : admits);
   }
 
   #mockRateLimit(group: ModelGroup): RateLimitError {

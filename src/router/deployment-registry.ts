@@ -82,10 +82,16 @@ export class DeploymentRegistry {
     }
     const { params } = deployment;
     const timeout = params.timeout ?? this.options.timeout;
+    const target = buildTarget(deployment, adapter, this.options.env);
+    const invalid = adapter.validate?.(target) ?? [];
+    if (invalid.length > 0) {
+      problems.push(...invalid.map((problem) => `${where}: ${problem}`));
+      return undefined;
+    }
     return Object.freeze({
       deployment,
       adapter,
-      target: buildTarget(deployment, adapter, this.options.env),
+      target,
       timeoutMs: timeout * 1000,
       streamTimeoutMs: (params.stream_timeout ?? this.options.streamTimeout ?? timeout) * 1000,
     });

@@ -72,7 +72,11 @@ export class GroupRunner {
     throw lastFailure ?? this.parts.noDeployments(group, ctx.request);
   }
 
-  #runTier<T>(
+  /**
+   * One tier with its retries. The first attempt runs directly (the common call pays nothing for the
+   * retry machinery); after a failure that may be retried, p-retry runs the rest.
+   */
+  async #runTier<T>(
     group: ModelGroup,
     tier: Tier,
     ctx: CallContext<T>,
@@ -84,38 +88,43 @@ export class GroupRunner {
     const used = new Map<string, number>();
     let pendingWaitMs = 0;
     let retryNumber = 0;
-    return pRetry(
-      async () => {
-        if (pendingWaitMs > 0) await sleep(pendingWaitMs, undefined, { signal: ctx.signal });
-        let endpoint: Endpoint;
-        try {
-          endpoint = await this.#select(group, tier, ctx, admits, failover);
-        } catch (error) {
-          throw new AbortError(error as Error); // nothing to pick in this tier: no retry here
-        }
-        return this.#attempt(group, endpoint, ctx);
-      },
-      {
-        retries: failover ? config.maxFallbacks : maxRetries(numRetries, config.retryPolicy),
-        minTimeout: 0,
-        factor: 1,
-        signal: ctx.signal,
-        shouldRetry: ({ error }) => {
-          const e = error as RouterError;
-          if (failover) {
-            if (!e.retryable) return false;
-          } else {
-            const key = policyKeyOf(e) ?? (e.retryable ? 'retryable' : 'other');
-            const count = (used.get(key) ?? 0) + 1;
-            used.set(key, count);
-            if (count > retriesFor(e, numRetries, config.retryPolicy)) return false;
-          }
-          retryNumber += 1;
-          pendingWaitMs = this.#waitBeforeRetry(e, retryNumber, config, ctx);
-          return pendingWaitMs >= 0;
-        },
-      },
-    );
+    const attemptOnce = async () => {
+      if (pendingWaitMs > 0) await sleep(pendingWaitMs, undefined, { signal: ctx.signal });
+      let endpoint: Endpoint;
+      try {
+        endpoint = await this.#select(group, tier, ctx, admits, failover);
+      } catch (error) {
+        throw new AbortError(error as Error); // nothing to pick in this tier: no retry here
+      }
+      return this.#attempt(group, endpoint, ctx);
+    };
+    const shouldRetry = (e: RouterError): boolean => {
+      if (failover) {
+        if (!e.retryable) return false;
+      } else {
+        const key = policyKeyOf(e) ?? (e.retryable ? 'retryable' : 'other');
+        const count = (used.get(key) ?? 0) + 1;
+        used.set(key, count);
+        if (count > retriesFor(e, numRetries, config.retryPolicy)) return false;
+      }
+      retryNumber += 1;
+      pendingWaitMs = this.#waitBeforeRetry(e, retryNumber, config, ctx);
+      return pendingWaitMs >= 0;
+    };
+    const retries = failover ? config.maxFallbacks : maxRetries(numRetries, config.retryPolicy);
+    try {
+      return await attemptOnce();
+    } catch (err) {
+      if (err instanceof AbortError) throw err.originalError;
+      if (ctx.signal?.aborted || retries === 0 || !shouldRetry(err as RouterError)) throw err;
+    }
+    return pRetry(attemptOnce, {
+      retries: retries - 1,
+      minTimeout: 0,
+      factor: 1,
+      signal: ctx.signal,
+      shouldRetry: ({ error }) => shouldRetry(error as RouterError),
+    });
   }
 
   /**

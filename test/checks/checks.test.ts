@@ -36,8 +36,8 @@ describe('region', () => {
 });
 
 describe('prompt tokens', () => {
-  it('counts message text and a little framing per message', () => {
-    const n = promptTokens({ messages: [{ role: 'user', content: 'hello world' }] });
+  it('counts message text and a little framing per message', async () => {
+    const n = await promptTokens({ messages: [{ role: 'user', content: 'hello world' }] });
     expect(n).toBeGreaterThan(2);
     expect(n).toBeLessThan(10);
   });

@@ -116,6 +116,15 @@ describe('errorFromResponse', () => {
     expect(error.message).toContain('Bearer ****');
   });
 
+  it.each([
+    ['InvalidSignatureException', 403, AuthenticationError],
+    ['ExpiredTokenException', 403, AuthenticationError],
+    ['ModelErrorException', 424, InternalServerError],
+    ['ServiceQuotaExceededException', 400, RateLimitError],
+  ])('maps the provider code %s (HTTP %i) by its meaning', (code, status, Class) => {
+    expect(errorFromResponse({ status, message: 'x', code }, ctx)).toBeInstanceOf(Class);
+  });
+
   it('maps a provider rate-limit code to RateLimitError whatever the status', () => {
     const error = errorFromResponse({ status: 400, message: 'quota', code: 'ThrottlingException' }, ctx);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -188,5 +197,19 @@ describe('error classes', () => {
 
   it('APIConnectionError has status 500', () => {
     expect(new APIConnectionError('x').status).toBe(500);
+  });
+});
+
+describe('context window wording of every provider', () => {
+  it.each([
+    "This model's maximum context length is 8192 tokens (openai)",
+    'prompt is too long: 210000 tokens > 200000 maximum (anthropic)',
+    "This model's maximum prompt length is 131072 but the request contains 140000 tokens. (xai)",
+    'Input is too long for requested model. (bedrock)',
+    'The input token count (1100000) exceeds the maximum number of tokens allowed (1048576). (gemini)',
+  ])('%s', (message) => {
+    expect(errorFromResponse({ status: 400, message }, { provider: 'p', model: 'm' })).toBeInstanceOf(
+      ContextWindowExceededError,
+    );
   });
 });

@@ -219,9 +219,14 @@ describe('DeepSeek reasoning controls', () => {
     });
   });
 
-  it('lets thinking preset in svc_params win over the caller’s reasoning_effort', async () => {
-    await chat(deepseekAdapter, target({ thinking: { type: 'disabled' } }), { reasoning_effort: 'high' });
+  it('applies a thinking preset in svc_params when the caller says nothing of reasoning', async () => {
+    await chat(deepseekAdapter, target({ thinking: { type: 'disabled' } }));
     expect(mock.requests[0]?.body).toMatchObject({ thinking: { type: 'disabled' } });
     expect(mock.requests[0]?.body).not.toHaveProperty('reasoning_effort');
+  });
+
+  it('lets the caller’s reasoning_effort override a thinking preset in svc_params', async () => {
+    await chat(deepseekAdapter, target({ thinking: { type: 'disabled' } }), { reasoning_effort: 'high' });
+    expect(mock.requests[0]?.body).toMatchObject({ thinking: { type: 'enabled' }, reasoning_effort: 'high' });
   });
 });

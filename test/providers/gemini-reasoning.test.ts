@@ -85,11 +85,16 @@ describe('Gemini reasoning on the wire', () => {
     expect(thinkingConfigOf()).toEqual({ thinkingBudget: 0, includeThoughts: false });
   });
 
-  it('uses a thinking preset from svc_params, which wins over the request’s reasoning_effort', async () => {
+  it('uses a thinking preset from svc_params when the request says nothing of reasoning', async () => {
+    await chat(geminiTarget(mock, 'g', { thinking: { type: 'enabled', budget_tokens: 512 } }));
+    expect(thinkingConfigOf()).toEqual({ thinkingBudget: 512, includeThoughts: true });
+  });
+
+  it('lets the request’s reasoning_effort override a thinking preset from svc_params', async () => {
     await chat(geminiTarget(mock, 'g', { thinking: { type: 'enabled', budget_tokens: 512 } }), {
       reasoning_effort: 'high',
     });
-    expect(thinkingConfigOf()).toEqual({ thinkingBudget: 512, includeThoughts: true });
+    expect(thinkingConfigOf()).toEqual({ thinkingBudget: 4096, includeThoughts: true });
   });
 });
 

@@ -216,10 +216,15 @@ describe('Gemini (AI Studio) chat request', () => {
     });
   });
 
-  it('refuses earlier reasoning_content unless drop_params is set, then strips it', async () => {
+  it('takes its own earlier reasoning_content without sending it; refuses thinking_blocks unless drop_params', async () => {
     const messages = [
       { role: 'user' as const, content: 'hi' },
-      { role: 'assistant' as const, content: 'hello', reasoning_content: 'I thought' },
+      {
+        role: 'assistant' as const,
+        content: 'hello',
+        reasoning_content: 'I thought',
+        thinking_blocks: [{ type: 'thinking' as const, thinking: 'I thought', signature: 'sig' }],
+      },
       { role: 'user' as const, content: 'again' },
     ];
     await expect(chat(geminiTarget(mock), { messages })).rejects.toBeInstanceOf(BadRequestError);

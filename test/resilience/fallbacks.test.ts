@@ -166,6 +166,19 @@ describe('no deployments', () => {
     expect(mock.requests).toHaveLength(0);
   });
 
+  it('with pre-call checks, sends a prompt too big for every deployment to its context window fallback unsent', async () => {
+    const small = deployment(mock, 'small', { model: 'openai/gpt-4' }, 'Small');
+    const { router } = recordingRouter([small, deployment(mock, 'big', {}, 'Big')], {
+      enable_pre_call_checks: true,
+      context_window_fallbacks: [{ Small: ['Big'] }],
+    });
+    const prompt = 'lorem ipsum dolor sit amet '.repeat(2500); // well over gpt-4's 8,192 tokens
+    const res = await ask(router, 'Small', { messages: [{ role: 'user', content: prompt }] });
+    await router.close();
+    expect(res._hidden_params.model_group).toBe('Big');
+    expect(trail(mock)).toEqual(['big']);
+  });
+
   it('mock_testing_rate_limit_error raises a RateLimitError through the same path (fallbacks apply)', async () => {
     const { router, fallbacks } = recordingRouter(groups(), { fallbacks: [{ A: ['B'] }] });
     const res = await ask(router, 'A', { mock_testing_rate_limit_error: true });

@@ -12,7 +12,10 @@ export interface AnthropicAdapterOptions {
   /** The URL of a call; `stream` tells a streaming call apart (Vertex: `:streamRawPredict`). */
   url(target: ProviderTarget, stream: boolean): string;
   /** Auth and version headers; `content-type: application/json` is always added. May be async (tokens). */
-  headers(target: ProviderTarget): Record<string, string> | Promise<Record<string, string>>;
+  headers(
+    target: ProviderTarget,
+    call: CallOptions,
+  ): Record<string, string> | Promise<Record<string, string>>;
   /** Host-specific changes to the finished body (Vertex: no `model`, an `anthropic_version`). */
   body?(body: Record<string, unknown>, target: ProviderTarget): Record<string, unknown>;
   /** Used when a deployment sets no `api_base` / `api_key`. */
@@ -47,7 +50,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(finish(body, target)),
     });
-    const headers = options.headers(target);
+    const headers = options.headers(target, call);
     return headers instanceof Promise ? headers.then(wire) : wire(headers);
   };
   return {

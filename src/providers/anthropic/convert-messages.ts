@@ -1,6 +1,7 @@
-import { BadRequestError } from '../../errors/classes.js';
-import type { AnyThinkingBlock, ChatMessage, ToolCall } from '../../types/index.js';
+import type { AnyThinkingBlock, ChatMessage } from '../../types/index.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { badRequest } from '../shared/provider-errors.js';
+import { sendableThinkingBlocks, toolInput } from '../shared/tool-arguments.js';
 import { type AnthropicBlock, contentBlocks } from './convert-content.js';
 
 /** One Anthropic message. */
@@ -20,38 +21,14 @@ interface Turn {
   blocks: AnthropicBlock[];
 }
 
-function badRequest(target: ProviderTarget, message: string): BadRequestError {
-  return new BadRequestError(`${target.provider}/${target.model}: ${message}`, {
-    provider: target.provider,
-    model: target.model,
-    modelId: target.modelId,
-  });
-}
-
-function toolInput(call: ToolCall, target: ProviderTarget): Record<string, unknown> {
-  const text = call.function.arguments;
-  if (!text || text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw badRequest(target, `the arguments of tool call ${call.id} are not valid JSON`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw badRequest(target, `the arguments of tool call ${call.id} are not a JSON object`);
-  return value as Record<string, unknown>;
-}
-
-// Anthropic verifies every thinking block it gets back by its signature: an unsigned one (reasoning
-// from another provider) cannot be sent, so it is left out like plain `reasoning_content`.
+// Anthropic verifies every thinking block it gets back by its signature: only signed and redacted
+// ones are sent (an unsigned one is left out like plain `reasoning_content`).
 function thinkingBlocks(blocks: readonly AnyThinkingBlock[] | null | undefined): AnthropicBlock[] {
-  const out: AnthropicBlock[] = [];
-  for (const block of blocks ?? []) {
-    if (block.type === 'redacted_thinking') out.push({ type: 'redacted_thinking', data: block.data });
-    else if (typeof block.signature === 'string' && block.signature !== '')
-      out.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
-  }
-  return out;
+  return sendableThinkingBlocks(blocks).map((block) =>
+    block.type === 'redacted_thinking'
+      ? { type: 'redacted_thinking', data: block.data }
+      : { type: 'thinking', thinking: block.thinking, signature: block.signature },
+  );
 }
 
 /** An assistant turn: its thinking first (Anthropic requires it before the text and tool use), then

@@ -7,12 +7,11 @@ import type {
   ToolCall,
   Usage,
 } from '../../types/index.js';
-import { asRecord, asString } from '../shared/json.js';
+import { cacheAwareUsage } from '../shared/cache-usage.js';
+import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { errorOptions } from '../shared/provider-errors.js';
 import { toFinishReason } from './finish-reason.js';
-
-const count = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 
 /**
  * Anthropic usage as the contract's: `prompt_tokens` counts every input token, cached or not
@@ -21,18 +20,13 @@ const count = (v: unknown): number | undefined =>
  */
 export function toAnthropicUsage(value: unknown): Usage {
   const u = asRecord(value) ?? {};
-  const created = count(u.cache_creation_input_tokens);
-  const read = count(u.cache_read_input_tokens);
-  const prompt = (count(u.input_tokens) ?? 0) + (created ?? 0) + (read ?? 0);
-  const completion = count(u.output_tokens) ?? 0;
-  const usage: Usage = {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: prompt + completion,
-  };
-  if (created !== undefined || read !== undefined)
-    usage.prompt_tokens_details = { cached_tokens: read ?? 0, cache_creation_tokens: created ?? 0 };
-  const thinking = count(asRecord(u.output_tokens_details)?.thinking_tokens);
+  const usage = cacheAwareUsage(
+    asFiniteNumber(u.input_tokens),
+    asFiniteNumber(u.output_tokens),
+    asFiniteNumber(u.cache_read_input_tokens),
+    asFiniteNumber(u.cache_creation_input_tokens),
+  );
+  const thinking = asFiniteNumber(asRecord(u.output_tokens_details)?.thinking_tokens);
   if (thinking !== undefined) usage.completion_tokens_details = { reasoning_tokens: thinking };
   return usage;
 }
@@ -117,11 +111,10 @@ export function toAssistantMessage(
 export function toChatCompletion(json: unknown, target: ProviderTarget): ChatCompletion {
   const body = asRecord(json);
   if (!body || !Array.isArray(body.content)) {
-    throw new InternalServerError(`${target.provider}/${target.model} answered without \`content\``, {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-    });
+    throw new InternalServerError(
+      `${target.provider}/${target.model} answered without \`content\``,
+      errorOptions(target),
+    );
   }
   const usage = asRecord(body.usage);
   return {

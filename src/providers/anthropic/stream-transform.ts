@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { APIConnectionError, InternalServerError } from '../../errors/classes.js';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
-import { asRecord, asString } from '../shared/json.js';
+import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { streamEndedEarly, streamedNonJson } from '../shared/provider-errors.js';
 import { parseSse } from '../shared/sse.js';
+import { parseStreamJson } from '../shared/stream-json.js';
 import { toAnthropicUsage } from './convert-response.js';
 import { toFinishReason } from './finish-reason.js';
 
@@ -41,7 +42,7 @@ class StreamState {
 }
 
 function onBlockStart(state: StreamState, event: Json): ChunkDelta | undefined {
-  const index = typeof event.index === 'number' ? event.index : -1;
+  const index = asFiniteNumber(event.index) ?? -1;
   const block = asRecord(event.content_block) ?? {};
   switch (block.type) {
     case 'text': {
@@ -84,7 +85,7 @@ function onBlockDelta(state: StreamState, event: Json): ChunkDelta | undefined {
       };
     case 'input_json_delta': {
       const piece = asString(delta.partial_json) ?? '';
-      const index = state.toolIndex.get(typeof event.index === 'number' ? event.index : -1);
+      const index = state.toolIndex.get(asFiniteNumber(event.index) ?? -1);
       if (piece === '' || index === undefined) return undefined;
       return { tool_calls: [{ index, function: { arguments: piece } }] };
     }
@@ -103,17 +104,9 @@ function streamError(event: Json, ctx: ErrorContext): Error {
 }
 
 function parseEvent(data: string, target: ProviderTarget): Json {
-  try {
-    const json = asRecord(JSON.parse(data));
-    if (json) return json;
-  } catch {
-    // reported below
-  }
-  throw new InternalServerError(`${target.provider}/${target.model} streamed an event that is not JSON`, {
-    provider: target.provider,
-    model: target.model,
-    modelId: target.modelId,
-  });
+  const json = parseStreamJson(data, target, 'an event');
+  if (!json) throw streamedNonJson(target, 'an event');
+  return json;
 }
 
 /**
@@ -144,8 +137,11 @@ export async function* anthropicChunks(
       const delta = type === 'content_block_start' ? onBlockStart(state, event) : onBlockDelta(state, event);
       if (delta) yield state.chunk(delta);
     } else if (type === 'message_delta') {
-      // message_delta usage is cumulative and may restate the input counts
-      state.usage = { ...state.usage, ...asRecord(event.usage) };
+      // message_delta usage is cumulative and may restate the input counts, or send them as null:
+      // only numbers overwrite what message_start said
+      for (const [key, value] of Object.entries(asRecord(event.usage) ?? {})) {
+        if (asFiniteNumber(value) !== undefined) state.usage[key] = value;
+      }
       const reason = toFinishReason(asRecord(event.delta)?.stop_reason);
       if (reason) yield state.chunk({}, reason);
     } else if (type === 'message_stop') {
@@ -155,10 +151,5 @@ export async function* anthropicChunks(
       throw streamError(event, ctx);
     }
   }
-  if (!done) {
-    throw new APIConnectionError(
-      `${target.provider}/${target.model} stream ended before its terminal event (message_stop)`,
-      { provider: target.provider, model: target.model, modelId: target.modelId },
-    );
-  }
+  if (!done) throw streamEndedEarly(target, 'message_stop');
 }

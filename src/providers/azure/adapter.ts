@@ -1,4 +1,5 @@
 import { createOpenAICompatibleAdapter } from '../openai-compatible/adapter.js';
+import { problemsOf } from '../shared/validate.js';
 import { azureHeaders } from './auth.js';
 import { adaptAzureChatBody } from './convert-request.js';
 import { adaptAzureCompletion } from './convert-response.js';
@@ -21,4 +22,5 @@ export const azureAdapter = createOpenAICompatibleAdapter({
   adaptChatBody: adaptAzureChatBody,
   adaptCompletion: adaptAzureCompletion,
   readError: readAzureError,
+  validate: (target) => problemsOf(() => azureUrl(target, 'chat/completions')),
 });

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
+import { errorContextOf } from '../shared/error-context.js';
 import { asString, parseJsonObject } from '../shared/json.js';
 import type { CallOptions, ProviderTarget } from '../shared/provider-adapter.js';
 
@@ -43,6 +44,17 @@ export function entraCredentialsOf(target: ProviderTarget): EntraCredentials | u
   };
 }
 
+/** The shared token, or the caller's abort reason as soon as the caller aborts. */
+function withCallerAbort(token: Promise<string>, signal: AbortSignal | undefined): Promise<string> {
+  if (!signal) return token;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    token.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /**
  * Access tokens from the Entra ID client-credentials flow
  * (`POST {authority}/{tenant}/oauth2/v2.0/token`), cached per tenant, client and scope until five
@@ -57,9 +69,10 @@ export class EntraTokenCache {
   token(credentials: EntraCredentials, target: ProviderTarget, options: CallOptions): Promise<string> {
     const key = `${credentials.authorityHost}|${credentials.tenantId}|${credentials.clientId}|${credentials.scope}`;
     const cached = this.#cache.get(key);
-    if (cached && this.now() < cached.refreshAt) return cached.token;
+    if (cached && this.now() < cached.refreshAt) return withCallerAbort(cached.token, options.signal);
     const entry: Cached = { token: Promise.resolve(''), refreshAt: Number.POSITIVE_INFINITY };
-    entry.token = this.#fetch(credentials, target, options).then(
+    // the fetch is shared by every concurrent call: one caller's abort must not fail the others
+    entry.token = this.#fetch(credentials, target, options.timeoutMs).then(
       ({ token, expiresInMs }) => {
         entry.refreshAt = this.now() + Math.max(expiresInMs - REFRESH_MARGIN_MS, expiresInMs / 2);
         return token;
@@ -70,20 +83,15 @@ export class EntraTokenCache {
       },
     );
     this.#cache.set(key, entry);
-    return entry.token;
+    return withCallerAbort(entry.token, options.signal);
   }
 
   async #fetch(
     c: EntraCredentials,
     target: ProviderTarget,
-    options: CallOptions,
+    timeoutMs: number,
   ): Promise<{ token: string; expiresInMs: number }> {
-    const ctx = {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-      secrets: [c.clientSecret],
-    };
+    const ctx = errorContextOf(target, [c.clientSecret]);
     const url = `${c.authorityHost}/${encodeURIComponent(c.tenantId)}/oauth2/v2.0/token`;
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
@@ -91,7 +99,7 @@ export class EntraTokenCache {
       client_secret: c.clientSecret,
       scope: c.scope,
     });
-    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const timeout = AbortSignal.timeout(timeoutMs);
     let status: number;
     let text: string;
     try {
@@ -99,7 +107,7 @@ export class EntraTokenCache {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: form.toString(),
-        signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+        signal: timeout,
       });
       status = response.statusCode;
       text = await response.body.text();

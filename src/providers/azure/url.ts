@@ -9,7 +9,7 @@ import type { ProviderTarget } from '../shared/provider-adapter.js';
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
 /** The api-version of a deployment: svc_params `api_version`, else env `AZURE_API_VERSION`, else the default. */
-export function azureApiVersion(target: ProviderTarget, env: NodeJS.ProcessEnv = process.env): string {
+export function azureApiVersion(target: ProviderTarget, env: NodeJS.ProcessEnv = target.env): string {
   return target.apiVersion ?? env.AZURE_API_VERSION ?? AZURE_DEFAULT_API_VERSION;
 }
 
@@ -18,7 +18,7 @@ export function azureApiVersion(target: ProviderTarget, env: NodeJS.ProcessEnv =
  * deployment being the model name after `azure/`. Azure has no default endpoint: a deployment without
  * `api_base` fails with a BadRequestError that names it, before anything is sent.
  */
-export function azureUrl(target: ProviderTarget, path: string, env: NodeJS.ProcessEnv = process.env): string {
+export function azureUrl(target: ProviderTarget, path: string, env: NodeJS.ProcessEnv = target.env): string {
   if (!target.apiBase) {
     throw new BadRequestError(
       `azure/${target.model} has no \`api_base\`: set svc_params.api_base to the resource endpoint ` +

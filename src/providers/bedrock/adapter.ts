@@ -1,5 +1,6 @@
 import type { WireRequest } from '../shared/http-client.js';
 import type { ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
+import { problemsOf } from '../shared/validate.js';
 import { authorizedHeaders, bedrockApiBase, bedrockAuth } from './aws-auth.js';
 import { toConverseBody } from './convert-request.js';
 import { toChatCompletion } from './convert-response.js';
@@ -51,11 +52,20 @@ export const bedrockAdapter: ProviderAdapter = {
   chatStream: {
     build: (request, target, options) =>
       post(target, 'converse-stream', toConverseBody(request, target, options.dropParams)),
-    parse: (body, target) => bedrockChunks(body, target, bedrockAuth(target).secrets),
+    parse: (body, target) => bedrockChunks(body, target),
   },
   embedding: {
     build: (request, target) => post(target, 'invoke', toEmbeddingBody(request, target)),
     parse: (json, target, request) => toEmbeddingResponse(json, target, request),
   },
   readError: readBedrockError,
+  validate: (target) => problemsOf(() => bedrockApiBase(target, bedrockAuth(target))),
+  // AWS keys read from the environment are not in svc_params: name them so no error can carry them
+  secrets: (target) => {
+    try {
+      return [...bedrockAuth(target).secrets];
+    } catch {
+      return []; // missing credentials are reported by validate
+    }
+  },
 };

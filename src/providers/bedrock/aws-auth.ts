@@ -31,7 +31,7 @@ function authError(target: ProviderTarget, message: string): AuthenticationError
 /** The signing region: svc_params `aws_region_name`, else `AWS_REGION`, else `AWS_DEFAULT_REGION`. */
 export function bedrockRegion(
   target: ProviderTarget,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = target.env,
 ): string | undefined {
   return text(target.params.aws_region_name) ?? text(env.AWS_REGION) ?? text(env.AWS_DEFAULT_REGION);
 }
@@ -118,7 +118,7 @@ function resolveAuth(target: ProviderTarget, env: NodeJS.ProcessEnv): BedrockAut
  * @throws AuthenticationError when no credentials are found, when only half of a key pair is set, or
  * when SigV4 has no region (`aws_region_name`, `AWS_REGION`, `AWS_DEFAULT_REGION`).
  */
-export function bedrockAuth(target: ProviderTarget, env: NodeJS.ProcessEnv = process.env): BedrockAuth {
+export function bedrockAuth(target: ProviderTarget, env: NodeJS.ProcessEnv = target.env): BedrockAuth {
   let auth = authCache.get(target);
   if (!auth) {
     auth = resolveAuth(target, env);

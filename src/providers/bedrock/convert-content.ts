@@ -1,6 +1,6 @@
-import { BadRequestError } from '../../errors/classes.js';
 import type { ChatMessage, ContentPart } from '../../types/index.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { badRequest } from '../shared/provider-errors.js';
 
 /** A Converse image source: inline base64 bytes or an S3 object. */
 export type BedrockImageSource = { bytes: string } | { s3Location: { uri: string } };
@@ -25,15 +25,6 @@ const IMAGE_FORMATS: Readonly<Record<string, string>> = {
   gif: 'gif',
   webp: 'webp',
 };
-
-/** A BadRequestError naming the deployment. */
-export function badRequest(target: ProviderTarget, message: string): BadRequestError {
-  return new BadRequestError(`${target.provider}/${target.model}: ${message}`, {
-    provider: target.provider,
-    model: target.model,
-    modelId: target.modelId,
-  });
-}
 
 /**
  * An `image_url` part as a Converse image block. Converse takes images inline (a base64 `data:` URI)

@@ -1,9 +1,10 @@
-import type { AnyThinkingBlock, ChatMessage, ToolCall } from '../../types/index.js';
+import type { AnyThinkingBlock, ChatMessage } from '../../types/index.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { badRequest } from '../shared/provider-errors.js';
+import { sendableThinkingBlocks, toolInput } from '../shared/tool-arguments.js';
 import {
   type BedrockBlock,
   type BedrockReasoningBlock,
-  badRequest,
   contentBlocks,
   textParts,
 } from './convert-content.js';
@@ -20,30 +21,14 @@ export interface BedrockPrompt {
   messages: BedrockMessage[];
 }
 
-function toolInput(call: ToolCall, target: ProviderTarget): Record<string, unknown> {
-  const text = call.function.arguments;
-  if (!text || text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw badRequest(target, `the arguments of tool call ${call.id} are not valid JSON`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw badRequest(target, `the arguments of tool call ${call.id} are not a JSON object`);
-  return value as Record<string, unknown>;
-}
-
-// Claude verifies every reasoning block it gets back by its signature: an unsigned one (reasoning from
-// another provider) cannot be sent, so it is left out like plain `reasoning_content`.
+// Claude verifies every reasoning block it gets back by its signature: only signed and redacted ones
+// are sent (an unsigned one is left out like plain `reasoning_content`).
 function fromThinkingBlocks(blocks: readonly AnyThinkingBlock[]): BedrockBlock[] {
-  const out: BedrockBlock[] = [];
-  for (const block of blocks) {
-    if (block.type === 'redacted_thinking') out.push({ reasoningContent: { redactedContent: block.data } });
-    else if (typeof block.signature === 'string' && block.signature !== '')
-      out.push({ reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } } });
-  }
-  return out;
+  return sendableThinkingBlocks(blocks).map((block) =>
+    block.type === 'redacted_thinking'
+      ? { reasoningContent: { redactedContent: block.data } }
+      : { reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } } },
+  );
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { ChatCompletionRequest, ToolDefinition } from '../../types/index.js';
+import { withoutThinkingConflicts } from '../shared/claude-sampling.js';
 import { asRecord } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { applyReasoningHistory } from '../shared/reasoning-history.js';
-import { requestDefaultsOf } from '../shared/request-defaults.js';
-import { badRequest } from './convert-content.js';
+import { requestDefaultsFor } from '../shared/request-defaults.js';
+import { OPENAI_ONLY_PARAMS, withoutUnsupportedParams } from '../shared/unsupported-params.js';
 import { hasToolHistory, toBedrockPrompt } from './convert-messages.js';
 import { toToolConfig } from './convert-tools.js';
 import { isClaudeModel } from './model-id.js';
@@ -36,58 +37,9 @@ const CONVERSE_FIELDS = new Set([
   'serviceTier',
 ]);
 
-// OpenAI-only fields Converse has no counterpart for: removed with drop_params, refused without.
-const OPENAI_ONLY = new Set([
-  'n',
-  'seed',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
-  'response_format',
-  'functions',
-  'function_call',
-  'prediction',
-  'modalities',
-  'audio',
-  'store',
-  'service_tier',
-  'web_search_options',
-]);
-
-/** Values of OpenAI-only fields that ask for nothing beyond Converse's default behaviour. */
-function isNeutral(key: string, value: unknown): boolean {
-  if (value === undefined || value === null || value === false) return true;
-  if (key === 'n') return value === 1;
-  if (key === 'response_format') return (value as { type?: unknown }).type === 'text';
-  return false;
-}
-
-function refuseUnsupported(
-  fields: Record<string, unknown>,
-  target: ProviderTarget,
-  dropParams: boolean | undefined,
-): void {
-  const found = Object.keys(fields).filter((k) => OPENAI_ONLY.has(k) && !isNeutral(k, fields[k]));
-  if (fields.parallel_tool_calls === false) found.push('parallel_tool_calls');
-  if (found.length === 0 || dropParams) return;
-  throw badRequest(
-    target,
-    `Bedrock Converse does not support \`${found.join('`, `')}\`; ` +
-      'set `drop_params: true` (in settings or on the request) to remove them',
-  );
-}
-
-// With thinking on, Claude rejects any temperature but 1, any top_k and a top_p below 0.95: with
-// drop_params they are removed, without they reach Bedrock, which names them in its error.
-function withoutThinkingConflicts(fields: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...fields };
-  if (out.temperature !== undefined && out.temperature !== 1) delete out.temperature;
-  if (out.top_p !== undefined && !(typeof out.top_p === 'number' && out.top_p >= 0.95)) delete out.top_p;
-  delete out.top_k;
-  return out;
-}
+// OpenAI-only fields Converse has no counterpart for, and OpenAI's `service_tier` (Converse's own is
+// `serviceTier`): removed with drop_params, refused without.
+const UNSUPPORTED: ReadonlySet<string> = new Set([...OPENAI_ONLY_PARAMS, 'service_tier']);
 
 function inferenceConfig(fields: Record<string, unknown>, maxTokens: number | undefined) {
   const config: Record<string, unknown> = {};
@@ -110,8 +62,7 @@ function inferenceConfig(fields: Record<string, unknown>, maxTokens: number | un
 function additionalFields(fields: Record<string, unknown>, claude: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { ...asRecord(fields.additionalModelRequestFields) };
   for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined || TRANSLATED.has(key) || OPENAI_ONLY.has(key) || CONVERSE_FIELDS.has(key))
-      continue;
+    if (value === undefined || TRANSLATED.has(key) || CONVERSE_FIELDS.has(key)) continue;
     if (key === 'additionalModelRequestFields') continue;
     if (claude && (key === 'reasoning_effort' || key === 'thinking')) continue;
     out[key] = value;
@@ -136,12 +87,19 @@ export function toConverseBody(
   target: ProviderTarget,
   dropParams: boolean | undefined,
 ): Record<string, unknown> {
-  let fields: Record<string, unknown> = { ...requestDefaultsOf(target), ...request };
-  refuseUnsupported(fields, target, dropParams);
+  const requested: Record<string, unknown> = { ...requestDefaultsFor(target, request), ...request };
   const claude = isClaudeModel(target);
-  const reasoning = claude ? bedrockReasoningParams(fields) : {};
-  if (dropParams && reasoning.additionalModelRequestFields?.thinking.type === 'enabled')
-    fields = withoutThinkingConflicts(fields);
+  const supported = withoutUnsupportedParams(requested, target, dropParams, {
+    unsupported: UNSUPPORTED,
+    // Converse cannot turn parallel tool calls off
+    alsoRefused: requested.parallel_tool_calls === false ? ['parallel_tool_calls'] : [],
+  });
+  const reasoning = claude ? bedrockReasoningParams(supported) : {};
+  const fields = withoutThinkingConflicts(
+    supported,
+    reasoning.additionalModelRequestFields?.thinking,
+    dropParams,
+  );
   // plain `reasoning_content` of earlier turns is accepted and not sent: Converse has no field for
   // unsigned reasoning
   const history = applyReasoningHistory(

@@ -8,33 +8,27 @@ import type {
   ToolCall,
   Usage,
 } from '../../types/index.js';
-import { asRecord, asString } from '../shared/json.js';
+import { cacheAwareUsage } from '../shared/cache-usage.js';
+import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { errorOptions } from '../shared/provider-errors.js';
 import { toFinishReason } from './finish-reason.js';
 import { bedrockModelId, isClaudeModel } from './model-id.js';
-
-const count = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 
 /**
  * Converse usage as the contract's: `prompt_tokens` counts every input token, cached or not
  * (`inputTokens` + `cacheReadInputTokens` + `cacheWriteInputTokens`), with the cache reads in
- * `prompt_tokens_details.cached_tokens` and the cache writes in `cache_creation_tokens`.
+ * `prompt_tokens_details.cached_tokens` and the cache writes in `cache_creation_tokens` (whenever
+ * Bedrock reports either count, 0 included).
  */
 export function toBedrockUsage(value: unknown): Usage {
   const u = asRecord(value) ?? {};
-  const read = count(u.cacheReadInputTokens);
-  const written = count(u.cacheWriteInputTokens);
-  const prompt = (count(u.inputTokens) ?? 0) + (read ?? 0) + (written ?? 0);
-  const completion = count(u.outputTokens) ?? 0;
-  const usage: Usage = {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: prompt + completion,
-  };
-  if (read || written)
-    usage.prompt_tokens_details = { cached_tokens: read ?? 0, cache_creation_tokens: written ?? 0 };
-  return usage;
+  return cacheAwareUsage(
+    asFiniteNumber(u.inputTokens),
+    asFiniteNumber(u.outputTokens),
+    asFiniteNumber(u.cacheReadInputTokens),
+    asFiniteNumber(u.cacheWriteInputTokens),
+  );
 }
 
 /** A native reasoning block as the contract's thinking block (signature kept verbatim). */
@@ -132,11 +126,10 @@ export function toChatCompletion(
   const body = asRecord(json);
   const output = asRecord(asRecord(body?.output)?.message);
   if (!body || !output) {
-    throw new InternalServerError(`${target.provider}/${target.model} answered without \`output.message\``, {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-    });
+    throw new InternalServerError(
+      `${target.provider}/${target.model} answered without \`output.message\``,
+      errorOptions(target),
+    );
   }
   const message = toAssistantMessage(output, isClaudeModel(target));
   const extras = requestedExtras(body, request);

@@ -1,6 +1,6 @@
-import { BadRequestError } from '../../errors/classes.js';
 import type { ToolDefinition } from '../../types/index.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { badRequest } from '../shared/provider-errors.js';
 
 /** One Converse `toolSpec`. */
 export interface BedrockToolSpec {
@@ -14,14 +14,6 @@ export type BedrockToolChoice = { auto: object } | { any: object } | { tool: { n
 export interface BedrockToolConfig {
   tools: BedrockToolSpec[];
   toolChoice?: BedrockToolChoice;
-}
-
-function badRequest(target: ProviderTarget, message: string): BadRequestError {
-  return new BadRequestError(`${target.provider}/${target.model}: ${message}`, {
-    provider: target.provider,
-    model: target.model,
-    modelId: target.modelId,
-  });
 }
 
 function toToolSpec(tool: ToolDefinition): BedrockToolSpec {

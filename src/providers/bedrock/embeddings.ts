@@ -1,8 +1,8 @@
 import { InternalServerError } from '../../errors/classes.js';
 import type { EmbeddingRequest, EmbeddingResponse } from '../../types/index.js';
-import { asRecord } from '../shared/json.js';
+import { asFiniteNumber, asRecord } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
-import { badRequest } from './convert-content.js';
+import { badRequest, errorOptions } from '../shared/provider-errors.js';
 import { bedrockModelId } from './model-id.js';
 
 /** The embedding model families this adapter speaks over InvokeModel. */
@@ -91,14 +91,13 @@ export function toEmbeddingResponse(
   const body = asRecord(json) ?? {};
   const vectors = vectorsOf(body);
   if (!vectors) {
-    throw new InternalServerError(`${target.provider}/${target.model} answered without embeddings`, {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-    });
+    throw new InternalServerError(
+      `${target.provider}/${target.model} answered without embeddings`,
+      errorOptions(target),
+    );
   }
   const base64 = request.encoding_format === 'base64';
-  const tokens = typeof body.inputTextTokenCount === 'number' ? body.inputTextTokenCount : 0;
+  const tokens = asFiniteNumber(body.inputTextTokenCount) ?? 0;
   return {
     object: 'list',
     data: vectors.map((vector, index) => ({

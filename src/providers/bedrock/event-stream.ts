@@ -56,6 +56,9 @@ function joined(head: Uint8Array, tail: Uint8Array): Uint8Array {
  * @throws Error for a frame that fails its checksum or declares an impossible length, and for a body
  * that ends inside a frame (the caller reports these as a broken connection).
  */
+/** AWS caps an event-stream message at 16 MiB; a larger declared length is a broken stream, not a wait. */
+const MAXIMUM_FRAME = 16 * 1024 * 1024;
+
 export async function* decodeEventStream(body: AsyncIterable<Uint8Array>): AsyncGenerator<EventStreamFrame> {
   let pending: Uint8Array = new Uint8Array(0);
   for await (const chunk of body) {
@@ -64,7 +67,9 @@ export async function* decodeEventStream(body: AsyncIterable<Uint8Array>): Async
     while (pending.length - offset >= 4) {
       const view = new DataView(pending.buffer, pending.byteOffset + offset, pending.length - offset);
       const total = view.getUint32(0, false);
-      if (total < MINIMUM_FRAME) throw new Error(`event stream frame declares ${total} bytes`);
+      if (total < MINIMUM_FRAME || total > MAXIMUM_FRAME) {
+        throw new Error(`event stream frame declares ${total} bytes`);
+      }
       if (pending.length - offset < total) break;
       yield frameOf(pending.subarray(offset, offset + total));
       offset += total;

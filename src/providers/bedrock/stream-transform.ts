@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { APIConnectionError, InternalServerError } from '../../errors/classes.js';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
-import { asRecord, asString } from '../shared/json.js';
+import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { streamEndedEarly, streamedNonJson } from '../shared/provider-errors.js';
+import { parseStreamJson } from '../shared/stream-json.js';
 import { toBedrockUsage } from './convert-response.js';
 import { bedrockErrorCode } from './error-map.js';
 import { decodeEventStream, type EventStreamFrame } from './event-stream.js';
@@ -12,6 +13,9 @@ import { toFinishReason } from './finish-reason.js';
 import { bedrockModelId, isClaudeModel } from './model-id.js';
 
 type Json = Record<string, unknown>;
+
+// one decoder for every frame: decoding whole payloads keeps no state between calls
+const UTF8 = new TextDecoder();
 
 /** What a stream has said so far: its identity, and which content block is which tool call. */
 class StreamState {
@@ -43,8 +47,7 @@ class StreamState {
   }
 }
 
-const blockIndex = (event: Json): number =>
-  typeof event.contentBlockIndex === 'number' ? event.contentBlockIndex : -1;
+const blockIndex = (event: Json): number => asFiniteNumber(event.contentBlockIndex) ?? -1;
 
 function onBlockStart(state: StreamState, event: Json): ChunkDelta | undefined {
   const toolUse = asRecord(asRecord(event.start)?.toolUse);
@@ -88,16 +91,10 @@ function onBlockDelta(state: StreamState, event: Json): ChunkDelta | undefined {
 }
 
 function payloadOf(frame: EventStreamFrame, target: ProviderTarget): Json {
-  try {
-    const json = asRecord(JSON.parse(new TextDecoder().decode(frame.payload)));
-    if (json) return json;
-  } catch {
-    // reported below
-  }
-  throw new InternalServerError(
-    `${target.provider}/${target.model} streamed a ${frame.eventType ?? frame.messageType} event that is not JSON`,
-    { provider: target.provider, model: target.model, modelId: target.modelId },
-  );
+  const what = `a ${frame.eventType ?? frame.messageType} event`;
+  const json = parseStreamJson(UTF8.decode(frame.payload), target, what);
+  if (!json) throw streamedNonJson(target, what);
+  return json;
 }
 
 /** An exception frame (or an `error` message) as its contract class, after HTTP 200. */
@@ -155,10 +152,5 @@ export async function* bedrockChunks(
     if (frame.messageType !== 'event') continue;
     yield* onEvent(state, frame.eventType, payloadOf(frame, target));
   }
-  if (!state.stopped) {
-    throw new APIConnectionError(
-      `${target.provider}/${target.model} stream ended before its terminal event (messageStop)`,
-      { provider: target.provider, model: target.model, modelId: target.modelId },
-    );
-  }
+  if (!state.stopped) throw streamEndedEarly(target, 'messageStop');
 }

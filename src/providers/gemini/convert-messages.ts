@@ -1,6 +1,7 @@
-import { BadRequestError } from '../../errors/classes.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../types/index.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { badRequest } from '../shared/provider-errors.js';
+import { toolInput } from '../shared/tool-arguments.js';
 import type { GeminiContent, GeminiPart } from './wire-types.js';
 
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -13,14 +14,6 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   heif: 'image/heif',
   pdf: 'application/pdf',
 };
-
-function badRequest(target: ProviderTarget, message: string): BadRequestError {
-  return new BadRequestError(`${target.provider}/${target.model}: ${message}`, {
-    provider: target.provider,
-    model: target.model,
-    modelId: target.modelId,
-  });
-}
 
 /** An `image_url` as `inlineData` (a `data:` URI) or `fileData` (any other URL: `gs://`, Files API, https). */
 function imagePart(url: string): GeminiPart {
@@ -48,17 +41,7 @@ function textOf(content: ChatMessage['content']): string {
 }
 
 function functionCallPart(call: ToolCall, target: ProviderTarget): GeminiPart {
-  let args: unknown;
-  try {
-    args = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
-  } catch {
-    args = undefined;
-  }
-  if (!args || typeof args !== 'object' || Array.isArray(args))
-    throw badRequest(target, `tool call ${call.id} has arguments that are not a JSON object`);
-  const part: GeminiPart = {
-    functionCall: { name: call.function.name, args: args as Record<string, unknown> },
-  };
+  const part: GeminiPart = { functionCall: { name: call.function.name, args: toolInput(call, target) } };
   const signature = call.provider_specific_fields?.thought_signature;
   if (typeof signature === 'string') part.thoughtSignature = signature;
   return part;
@@ -112,6 +95,9 @@ function functionResponsePart(
  * system instruction, assistant turns become `model` turns (tool calls as `functionCall` parts with
  * their `thoughtSignature`), tool results become `functionResponse` parts of a `user` turn.
  * Consecutive turns of one role are merged (parallel tool results travel together, as Gemini needs).
+ *
+ * @throws BadRequestError when tool call arguments are not a JSON object, or a tool message answers
+ * no earlier tool call.
  */
 export function toGeminiContents(
   messages: readonly ChatMessage[],

@@ -1,7 +1,8 @@
 import type { ChatCompletionRequest } from '../../types/index.js';
+import { asFiniteNumber } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { applyReasoningHistory } from '../shared/reasoning-history.js';
-import { requestDefaultsOf } from '../shared/request-defaults.js';
+import { requestDefaultsFor } from '../shared/request-defaults.js';
 import { toGeminiContents } from './convert-messages.js';
 import { toGeminiSchema, toGeminiTools, toToolConfig } from './convert-tools.js';
 import { geminiReasoningParams } from './reasoning-params.js';
@@ -16,7 +17,16 @@ const NATIVE_FIELDS: ReadonlyArray<[string, string]> = [
   ['labels', 'labels'],
 ];
 
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+// OpenAI numeric fields and their `generationConfig` names (sent only when they are finite numbers)
+const NUMERIC_FIELDS: ReadonlyArray<[string, string]> = [
+  ['temperature', 'temperature'],
+  ['top_p', 'topP'],
+  ['top_k', 'topK'],
+  ['n', 'candidateCount'],
+  ['seed', 'seed'],
+  ['presence_penalty', 'presencePenalty'],
+  ['frequency_penalty', 'frequencyPenalty'],
+];
 
 function responseFormatConfig(format: unknown): Record<string, unknown> {
   const f = format as { type?: unknown; json_schema?: { schema?: unknown } } | undefined;
@@ -32,17 +42,14 @@ function responseFormatConfig(format: unknown): Record<string, unknown> {
 function generationConfig(req: ChatCompletionRequest, model: string): Record<string, unknown> | undefined {
   const native = req.generationConfig && typeof req.generationConfig === 'object' ? req.generationConfig : {};
   const config: Record<string, unknown> = { ...(native as Record<string, unknown>) };
-  if (isNumber(req.temperature)) config.temperature = req.temperature;
-  if (isNumber(req.top_p)) config.topP = req.top_p;
-  if (isNumber(req.top_k)) config.topK = req.top_k;
-  const maxTokens = req.max_completion_tokens ?? req.max_tokens;
-  if (isNumber(maxTokens)) config.maxOutputTokens = maxTokens;
+  for (const [from, to] of NUMERIC_FIELDS) {
+    const value = asFiniteNumber(req[from]);
+    if (value !== undefined) config[to] = value;
+  }
+  const maxTokens = asFiniteNumber(req.max_completion_tokens ?? req.max_tokens);
+  if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
   if (typeof req.stop === 'string') config.stopSequences = [req.stop];
   else if (Array.isArray(req.stop) && req.stop.length > 0) config.stopSequences = req.stop;
-  if (isNumber(req.n)) config.candidateCount = req.n;
-  if (isNumber(req.seed)) config.seed = req.seed;
-  if (isNumber(req.presence_penalty)) config.presencePenalty = req.presence_penalty;
-  if (isNumber(req.frequency_penalty)) config.frequencyPenalty = req.frequency_penalty;
   Object.assign(config, responseFormatConfig(req.response_format));
   const reasoning = geminiReasoningParams({
     model,
@@ -64,10 +71,12 @@ export function toGeminiBody(
   target: ProviderTarget,
   dropParams: boolean | undefined,
 ): GeminiRequestBody {
-  const req = { ...requestDefaultsOf(target), ...request } as ChatCompletionRequest;
+  const req = { ...requestDefaultsFor(target, request), ...request } as ChatCompletionRequest;
+  // Gemini's own thought summaries come back on later turns of a tool loop (spec 4.1 rule 4): accepted,
+  // not sent (Gemini takes back only its signatures). Another provider's thinking blocks follow drop_params.
   const messages = applyReasoningHistory(
     req.messages ?? [],
-    { thinkingBlocks: false, reasoningContent: false },
+    { thinkingBlocks: false, reasoningContent: true },
     target,
     dropParams,
   );

@@ -9,12 +9,11 @@ import type {
   Usage,
 } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
-import { asRecord, asString } from '../shared/json.js';
+import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { errorOptions } from '../shared/provider-errors.js';
 import { toFinishReason } from './finish-reason.js';
 import type { GeminiPart } from './wire-types.js';
-
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /** What a candidate's parts say, sorted by kind. */
 export interface ReadParts {
@@ -66,17 +65,17 @@ export function toToolCall(call: ReadParts['calls'][number], index: number): Too
  */
 export function toGeminiUsage(value: unknown): Usage {
   const u = asRecord(value);
-  const prompt = num(u?.promptTokenCount);
-  const thoughts = num(u?.thoughtsTokenCount);
-  const completion = num(u?.candidatesTokenCount) + thoughts;
+  const prompt = asFiniteNumber(u?.promptTokenCount) ?? 0;
+  const thoughts = asFiniteNumber(u?.thoughtsTokenCount) ?? 0;
+  const completion = (asFiniteNumber(u?.candidatesTokenCount) ?? 0) + thoughts;
   const usage: Usage = {
     prompt_tokens: prompt,
     completion_tokens: completion,
-    total_tokens: typeof u?.totalTokenCount === 'number' ? u.totalTokenCount : prompt + completion,
+    total_tokens: asFiniteNumber(u?.totalTokenCount) ?? prompt + completion,
   };
   if (u?.thoughtsTokenCount !== undefined) usage.completion_tokens_details = { reasoning_tokens: thoughts };
   if (u?.cachedContentTokenCount !== undefined)
-    usage.prompt_tokens_details = { cached_tokens: num(u.cachedContentTokenCount) };
+    usage.prompt_tokens_details = { cached_tokens: asFiniteNumber(u.cachedContentTokenCount) ?? 0 };
   return usage;
 }
 
@@ -109,7 +108,7 @@ function toChoice(raw: unknown, i: number): ChatCompletionChoice {
   const parts = readParts(asRecord(candidate.content)?.parts);
   const called = parts.calls.length > 0;
   return {
-    index: typeof candidate.index === 'number' ? candidate.index : i,
+    index: asFiniteNumber(candidate.index) ?? i,
     finish_reason:
       toFinishReason(asString(candidate.finishReason), called) ?? (called ? 'tool_calls' : 'stop'),
     message: toMessage(parts),
@@ -130,11 +129,10 @@ export function toChatCompletion(json: unknown, target: ProviderTarget): ChatCom
   const body = asRecord(json) ?? {};
   assertPromptNotBlocked(body, target);
   if (!Array.isArray(body.candidates) || body.candidates.length === 0) {
-    throw new InternalServerError(`${target.provider}/${target.model} answered without candidates`, {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-    });
+    throw new InternalServerError(
+      `${target.provider}/${target.model} answered without candidates`,
+      errorOptions(target),
+    );
   }
   return {
     id: asString(body.responseId) ?? `chatcmpl-${randomUUID()}`,

@@ -1,6 +1,6 @@
-import { BadRequestError } from '../../errors/classes.js';
 import type { ToolChoice, ToolDefinition } from '../../types/index.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { badRequest } from '../shared/provider-errors.js';
 import type { GeminiRequestBody } from './wire-types.js';
 
 // Gemini's Schema is an OpenAPI 3.0 subset: any other key (`additionalProperties`, `$schema`, `$ref`,
@@ -93,12 +93,6 @@ export function toToolConfig(
   if (choice === 'none') return { functionCallingConfig: { mode: 'NONE' } };
   if (choice === 'required') return { functionCallingConfig: { mode: 'ANY' } };
   const name = typeof choice === 'object' ? choice.function?.name : undefined;
-  if (!name) {
-    throw new BadRequestError(`${target.provider}/${target.model}: unsupported tool_choice`, {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-    });
-  }
+  if (!name) throw badRequest(target, 'unsupported tool_choice');
   return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [name] } };
 }

@@ -1,7 +1,8 @@
-import { BadRequestError, InternalServerError } from '../../errors/classes.js';
+import { InternalServerError } from '../../errors/classes.js';
 import type { EmbeddingRequest, EmbeddingResponse } from '../../types/index.js';
-import { asRecord } from '../shared/json.js';
+import { asFiniteNumber, asRecord } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { badRequest, errorOptions } from '../shared/provider-errors.js';
 
 /** The model name without a `models/` prefix the caller may have written. */
 export function bareModel(model: string): string {
@@ -14,18 +15,14 @@ export function bareModel(model: string): string {
  */
 export function toBatchEmbedBody(request: EmbeddingRequest, target: ProviderTarget): Record<string, unknown> {
   const inputs = Array.isArray(request.input) ? request.input : [request.input];
-  if (!inputs.every((input): input is string => typeof input === 'string')) {
-    throw new BadRequestError(`${target.provider}/${target.model}: embedding input must be text`, {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-    });
-  }
+  if (!inputs.every((input): input is string => typeof input === 'string'))
+    throw badRequest(target, 'embedding input must be text');
   const model = `models/${bareModel(target.model)}`;
+  const dimensions = asFiniteNumber(request.dimensions);
   return {
     requests: inputs.map((text) => {
       const one: Record<string, unknown> = { model, content: { parts: [{ text }] } };
-      if (typeof request.dimensions === 'number') one.outputDimensionality = request.dimensions;
+      if (dimensions !== undefined) one.outputDimensionality = dimensions;
       return one;
     }),
   };
@@ -38,11 +35,10 @@ export function toBatchEmbedBody(request: EmbeddingRequest, target: ProviderTarg
 export function toEmbeddingResponse(json: unknown, target: ProviderTarget): EmbeddingResponse {
   const embeddings = asRecord(json)?.embeddings;
   if (!Array.isArray(embeddings)) {
-    throw new InternalServerError(`${target.provider}/${target.model} answered without \`embeddings\``, {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-    });
+    throw new InternalServerError(
+      `${target.provider}/${target.model} answered without \`embeddings\``,
+      errorOptions(target),
+    );
   }
   return {
     object: 'list',

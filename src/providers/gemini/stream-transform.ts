@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { APIConnectionError } from '../../errors/classes.js';
 import { errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
-import { asRecord, asString } from '../shared/json.js';
+import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { streamEndedEarly } from '../shared/provider-errors.js';
 import { parseSse } from '../shared/sse.js';
+import { parseStreamJson } from '../shared/stream-json.js';
 import { assertPromptNotBlocked, readParts, toGeminiUsage, toToolCall } from './convert-response.js';
 import { toFinishReason } from './finish-reason.js';
 
@@ -23,7 +24,7 @@ const contextOf = (target: ProviderTarget) => errorContextOf(target);
 /** Throws the contract error for an `error` object sent inside a 200 stream. */
 function throwStreamError(error: Record<string, unknown>, target: ProviderTarget): never {
   const code = asString(error.status);
-  const status = typeof error.code === 'number' ? error.code : (statusForCode(code) ?? 500);
+  const status = asFiniteNumber(error.code) ?? statusForCode(code) ?? 500;
   throw errorFromResponse(
     { status, message: asString(error.message) ?? 'stream error', code },
     contextOf(target),
@@ -82,7 +83,8 @@ function candidateChunks(
  * Gemini SSE (`?alt=sse`: every `data:` a `GenerateContentResponse` fragment) into
  * `chat.completion.chunk`s. Gemini has no terminal event: a stream is complete when it ends after
  * every candidate carried a `finishReason`; one that ends before is an APIConnectionError. An `error`
- * object in the stream throws its contract class; a blocked prompt throws ContentPolicyViolationError.
+ * object in the stream throws its contract class; a blocked prompt throws ContentPolicyViolationError;
+ * an event that is not JSON throws InternalServerError.
  */
 export async function* geminiChunks(
   body: AsyncIterable<Uint8Array>,
@@ -102,7 +104,7 @@ export async function* geminiChunks(
     choices: [{ index, delta, finish_reason: finish }],
   });
   for await (const event of parseSse(body)) {
-    const json = asRecord(JSON.parse(event.data));
+    const json = parseStreamJson(event.data, target, 'an event');
     if (!json) continue;
     const error = asRecord(json.error);
     if (error) throwStreamError(error, target);
@@ -113,17 +115,13 @@ export async function* geminiChunks(
     const candidates = Array.isArray(json.candidates) ? json.candidates : [];
     for (const [i, raw] of candidates.entries()) {
       const candidate = asRecord(raw) ?? {};
-      const index = typeof candidate.index === 'number' ? candidate.index : i;
+      const index = asFiniteNumber(candidate.index) ?? i;
       const state = states.get(index) ?? { started: false, calls: 0, finish: null };
       states.set(index, state);
       for (const { delta, finish } of candidateChunks(candidate, state)) yield chunk(index, delta, finish);
     }
   }
-  if (states.size === 0 || [...states.values()].some((s) => s.finish === null)) {
-    throw new APIConnectionError(
-      `${target.provider}/${target.model} stream ended before its terminal event (a candidate with finishReason)`,
-      { provider: target.provider, model: target.model, modelId: target.modelId },
-    );
-  }
+  if (states.size === 0 || [...states.values()].some((s) => s.finish === null))
+    throw streamEndedEarly(target, 'a candidate with finishReason');
   yield { ...chunk(0, {}, null), choices: [], usage: usage ?? toGeminiUsage(undefined) };
 }

@@ -8,7 +8,7 @@ import type { WireRequest } from '../shared/http-client.js';
 import { asRecord } from '../shared/json.js';
 import type { CallOptions, ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
 import type { ReasoningHistorySupport } from '../shared/reasoning-history.js';
-import { requestDefaultsOf } from '../shared/request-defaults.js';
+import { requestDefaultsFor, requestDefaultsWithoutReasoning } from '../shared/request-defaults.js';
 import { type ChatBodyPlan, toChatBody, toOpenAIBody } from './convert-request.js';
 import { toChatCompletion, toUsage } from './convert-response.js';
 import { readOpenAIError } from './error-map.js';
@@ -17,16 +17,37 @@ import { openAIChunks } from './stream-transform.js';
 
 export type { ChunkTransform, OpenAICompatibleOptions } from './options.js';
 
+// Headers, URLs and body plans depend on the deployment only: made once per target, not per call
+// (undici copies the headers it sends, so one object can serve every call).
+const bearerCache = new WeakMap<ProviderTarget, Record<string, string>>();
+
 function bearerHeaders(target: ProviderTarget): Record<string, string> {
-  return target.apiKey
-    ? { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}` }
-    : { 'content-type': 'application/json' };
+  let headers = bearerCache.get(target);
+  if (!headers) {
+    headers = target.apiKey
+      ? { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}` }
+      : { 'content-type': 'application/json' };
+    bearerCache.set(target, headers);
+  }
+  return headers;
 }
 
-// A chat deployment's `thinking`/`reasoning_effort` presets are chat fields; text completions take neither.
-function completionDefaultsOf(target: ProviderTarget): Record<string, unknown> {
-  const { reasoning_effort: _effort, thinking: _thinking, ...defaults } = requestDefaultsOf(target);
-  return defaults;
+/** Memoises `make(target, key)` per target and key. */
+function perTarget<K, V>(make: (target: ProviderTarget, key: K) => V): (target: ProviderTarget, key: K) => V {
+  const cache = new WeakMap<ProviderTarget, Map<K, V>>();
+  return (target, key) => {
+    let byKey = cache.get(target);
+    if (!byKey) {
+      byKey = new Map();
+      cache.set(target, byKey);
+    }
+    let value = byKey.get(key);
+    if (value === undefined) {
+      value = make(target, key);
+      byKey.set(key, value);
+    }
+    return value;
+  };
 }
 
 const NO_REASONING_HISTORY: ReasoningHistorySupport = { thinkingBlocks: false, reasoningContent: false };
@@ -41,7 +62,7 @@ type Post = (
 // The wire request of an operation: URL first (it may refuse, e.g. Azure without api_base), then the
 // headers, which may have to fetch a token.
 function poster(options: OpenAICompatibleOptions): Post {
-  const url = options.url ?? ((target, path) => `${target.apiBase}/${path}`);
+  const url = perTarget<string, string>(options.url ?? ((target, path) => `${target.apiBase}/${path}`));
   const headers = options.headers ?? bearerHeaders;
   return (target, call, path, body) => {
     const href = url(target, path);
@@ -57,16 +78,15 @@ function poster(options: OpenAICompatibleOptions): Post {
 
 function chatBodyMaker(options: OpenAICompatibleOptions) {
   const includeUsage = options.streamUsage ?? true;
-  return (request: ChatCompletionRequest, target: ProviderTarget, call: CallOptions, stream: boolean) => {
-    const plan: ChatBodyPlan = {
-      stream,
-      includeUsage,
-      support: options.reasoningHistory?.(target) ?? NO_REASONING_HISTORY,
-      adaptMessage: options.adaptHistoryMessage,
-      adaptBody: options.adaptChatBody,
-    };
-    return toChatBody(request, target, requestDefaultsOf(target), call, plan);
-  };
+  const planOf = perTarget<boolean, ChatBodyPlan>((target, stream) => ({
+    stream,
+    includeUsage,
+    support: options.reasoningHistory?.(target) ?? NO_REASONING_HISTORY,
+    adaptMessage: options.adaptHistoryMessage,
+    adaptBody: options.adaptChatBody,
+  }));
+  return (request: ChatCompletionRequest, target: ProviderTarget, call: CallOptions, stream: boolean) =>
+    toChatBody(request, target, requestDefaultsFor(target, request), call, planOf(target, stream));
 }
 
 const passThrough = <T>(json: unknown): T => (asRecord(json) ?? {}) as T;
@@ -89,8 +109,14 @@ function jsonOperations(
       },
     },
     textCompletion: {
+      // reasoning presets are chat fields: text completions take neither
       build: (request, target, call) =>
-        post(target, call, 'completions', toOpenAIBody(request, target, completionDefaultsOf(target))),
+        post(
+          target,
+          call,
+          'completions',
+          toOpenAIBody(request, target, requestDefaultsWithoutReasoning(target)),
+        ),
       parse: (json) => {
         const body = passThrough<TextCompletion>(json);
         return { ...body, object: 'text_completion', usage: toUsage(body.usage) };
@@ -134,5 +160,6 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     },
     ...jsonOperations(post),
     readError: options.readError ?? readOpenAIError,
+    ...(options.validate ? { validate: options.validate } : {}),
   };
 }

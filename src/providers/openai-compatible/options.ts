@@ -69,6 +69,8 @@ export interface OpenAICompatibleOptions {
   /** Creates the per-stream chunk step. */
   chunkTransform?(target: ProviderTarget): ChunkTransform;
   /** Reads the provider's error body. @default the OpenAI `{ error: { message, type, code } }` reader */
+  /** Problems with a deployment knowable before any call (reported at Router construction). */
+  validate?(target: ProviderTarget): string[];
   readError?(
     status: number,
     bodyText: string,

@@ -1,26 +1,13 @@
-import { APIConnectionError, InternalServerError } from '../../errors/classes.js';
 import { errorFromResponse } from '../../errors/map-error.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
-import { asRecord } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { streamEndedEarly } from '../shared/provider-errors.js';
 import { parseSse } from '../shared/sse.js';
+import { parseStreamJson } from '../shared/stream-json.js';
 import { inBandError } from './error-map.js';
 import type { ResponseHooks } from './options.js';
 import { ChunkNormalizer, isEmptyChunk } from './stream-normalize.js';
-
-function parseFrame(data: string, target: ProviderTarget): Record<string, unknown> | undefined {
-  try {
-    return asRecord(JSON.parse(data));
-  } catch (err) {
-    throw new InternalServerError(`${target.provider}/${target.model} streamed a frame that is not JSON`, {
-      provider: target.provider,
-      model: target.model,
-      modelId: target.modelId,
-      cause: err,
-    });
-  }
-}
 
 /**
  * OpenAI-compatible SSE into `chat.completion.chunk`s. The first chunk yielded carries
@@ -43,7 +30,7 @@ export async function* openAIChunks(
       done = true;
       continue;
     }
-    const json = parseFrame(event.data, target);
+    const json = parseStreamJson(event.data, target, 'a frame');
     if (!json) continue;
     const error = inBandError(json);
     if (error) {
@@ -59,10 +46,5 @@ export async function* openAIChunks(
       yield chunk;
     }
   }
-  if (!done) {
-    throw new APIConnectionError(
-      `${target.provider}/${target.model} stream ended before its terminal event ([DONE])`,
-      { provider: target.provider, model: target.model, modelId: target.modelId },
-    );
-  }
+  if (!done) throw streamEndedEarly(target, '[DONE]');
 }

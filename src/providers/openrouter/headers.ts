@@ -9,7 +9,7 @@ const cache = new WeakMap<ProviderTarget, Record<string, string>>();
  */
 export function openrouterHeaders(
   target: ProviderTarget,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = target.env,
 ): Record<string, string> {
   let headers = cache.get(target);
   if (headers) return headers;

@@ -60,6 +60,8 @@ export class CallTimer {
 
   #expire = (): void => {
     this.#expired = true;
+    // a stream nobody reads never reaches clear(): the caller's signal must not keep our listener
+    if (this.#onCallerAbort) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
     this.#handle.abort(new Error(`no data within ${this.#ms} ms`));
   };
 

@@ -43,6 +43,27 @@ function failureOf(
   return errorFromNetwork(err, contextOf(target), what);
 }
 
+/** The most of an error body that is read: enough for any provider's message, bounded whatever is sent. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+async function readErrorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const part of body) {
+      parts.push(part as Buffer);
+      size += (part as Buffer).length;
+      if (size >= MAX_ERROR_BODY_BYTES) {
+        body.destroy();
+        break;
+      }
+    }
+  } catch {
+    // the status alone still says what happened
+  }
+  return Buffer.concat(parts).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
+}
+
 async function send(
   http: HttpClient,
   adapter: ProviderAdapter,
@@ -64,12 +85,7 @@ async function send(
     throw failureOf(err, timer, options, target, 'request');
   }
   if (response.statusCode < 400) return response;
-  let text = '';
-  try {
-    text = await response.body.text();
-  } catch {
-    // the status alone still says what happened
-  }
+  const text = await readErrorBody(response.body);
   throw errorFromResponse(adapter.readError(response.statusCode, text, response.headers), contextOf(target));
 }
 

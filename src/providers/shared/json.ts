@@ -18,3 +18,14 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
 export function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
+
+/**
+ * The value when it is a finite number (what a token count or an index must be), else undefined:
+ * strings, `null`, `NaN` and the infinities are not numbers here.
+ *
+ * @example asFiniteNumber(12) // => 12
+ * @example asFiniteNumber('12') // => undefined
+ */
+export function asFiniteNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}

@@ -77,6 +77,11 @@ export interface ProviderAdapter {
    * region), reported at Router construction. Optional.
    */
   validate?(target: ProviderTarget): string[];
+  /**
+   * Credentials the adapter reads from outside `svc_params` (e.g. AWS keys from the environment), to
+   * keep out of every error message. Optional; `svc_params` credentials are found without it.
+   */
+  secrets?(target: ProviderTarget): string[];
   /** Reads the provider's error body into its message and code; the shared mapping picks the class. */
   readError(
     status: number,

@@ -33,3 +33,31 @@ export function requestDefaultsOf(target: ProviderTarget): Readonly<Record<strin
   }
   return defaults;
 }
+
+const withoutReasoningCache = new WeakMap<ProviderTarget, Readonly<Record<string, unknown>>>();
+
+/** The deployment's request defaults without its reasoning presets (`reasoning_effort`, `thinking`). */
+export function requestDefaultsWithoutReasoning(target: ProviderTarget): Readonly<Record<string, unknown>> {
+  let defaults = withoutReasoningCache.get(target);
+  if (!defaults) {
+    const { reasoning_effort: _effort, thinking: _thinking, ...rest } = requestDefaultsOf(target);
+    defaults = Object.freeze(rest);
+    withoutReasoningCache.set(target, defaults);
+  }
+  return defaults;
+}
+
+/**
+ * The defaults that go under this request. A request that sets its own `reasoning_effort` or
+ * `thinking` replaces both reasoning presets of the deployment: a caller's `reasoning_effort: 'none'`
+ * must switch off a preset `thinking`, not lose to it.
+ */
+export function requestDefaultsFor(
+  target: ProviderTarget,
+  request: object,
+): Readonly<Record<string, unknown>> {
+  const r = request as { reasoning_effort?: unknown; thinking?: unknown };
+  return r.reasoning_effort !== undefined || r.thinking !== undefined
+    ? requestDefaultsWithoutReasoning(target)
+    : requestDefaultsOf(target);
+}

@@ -1,9 +1,10 @@
 import { type GeminiEndpoint, geminiChatOperations } from '../gemini/adapter.js';
-import type { ProviderAdapter } from '../shared/provider-adapter.js';
+import type { ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
+import { problemsOf } from '../shared/validate.js';
 import { vertexHeaders } from './auth.js';
 import { isClaudeModel, vertexClaudeAdapter } from './claude.js';
 import { readVertexError } from './error-map.js';
-import { vertexModelUrl } from './location.js';
+import { vertexModelUrl, vertexProject } from './location.js';
 
 const vertexGemini: GeminiEndpoint = {
   url: (target, method) =>
@@ -12,6 +13,11 @@ const vertexGemini: GeminiEndpoint = {
 };
 
 const gemini = geminiChatOperations(vertexGemini);
+
+/** The chat operations serving a Vertex model: Anthropic's for Claude models, Gemini's for the rest. */
+function operationsFor(target: ProviderTarget): Pick<ProviderAdapter, 'chat' | 'chatStream'> {
+  return isClaudeModel(target) ? vertexClaudeAdapter : gemini;
+}
 
 /**
  * Vertex AI (`vertex_ai/`, `vertexai/`): Gemini models at
@@ -24,24 +30,13 @@ const gemini = geminiChatOperations(vertexGemini);
 export const vertexAdapter: ProviderAdapter = {
   name: 'vertex_ai',
   chat: {
-    build: (request, target, options) =>
-      isClaudeModel(target)
-        ? vertexClaudeAdapter.chat.build(request, target, options)
-        : gemini.chat.build(request, target, options),
-    parse: (json, target, request) =>
-      isClaudeModel(target)
-        ? vertexClaudeAdapter.chat.parse(json, target, request)
-        : gemini.chat.parse(json, target, request),
+    build: (request, target, options) => operationsFor(target).chat.build(request, target, options),
+    parse: (json, target, request) => operationsFor(target).chat.parse(json, target, request),
   },
   chatStream: {
-    build: (request, target, options) =>
-      isClaudeModel(target)
-        ? vertexClaudeAdapter.chatStream.build(request, target, options)
-        : gemini.chatStream.build(request, target, options),
-    parse: (body, target, request) =>
-      isClaudeModel(target)
-        ? vertexClaudeAdapter.chatStream.parse(body, target, request)
-        : gemini.chatStream.parse(body, target, request),
+    build: (request, target, options) => operationsFor(target).chatStream.build(request, target, options),
+    parse: (body, target, request) => operationsFor(target).chatStream.parse(body, target, request),
   },
   readError: readVertexError,
+  validate: (target) => problemsOf(() => vertexProject(target)),
 };

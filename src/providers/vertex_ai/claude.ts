@@ -20,6 +20,7 @@ export function isClaudeModel(target: ProviderTarget): boolean {
 export const vertexClaudeAdapter: ProviderAdapter = createAnthropicAdapter({
   name: 'vertex_ai',
   url: (target, stream) => vertexModelUrl(target, 'anthropic', stream ? 'streamRawPredict' : 'rawPredict'),
-  headers: (target) => vertexHeaders(target),
+  // the token fetch is bounded by the call's own timeout and abort, like the call itself
+  headers: (target, call) => vertexHeaders(target, call.timeoutMs, call.signal),
   body: ({ model: _model, ...rest }) => ({ ...rest, anthropic_version: VERTEX_ANTHROPIC_VERSION }),
 });

@@ -9,14 +9,12 @@ const text = (value: unknown): string | undefined =>
 
 /** `vertex_location` from svc_params, else `VERTEXAI_LOCATION`, else `us-central1`. */
 export function vertexLocation(target: ProviderTarget): string {
-  return (
-    text(target.params.vertex_location) ?? text(process.env.VERTEXAI_LOCATION) ?? DEFAULT_VERTEX_LOCATION
-  );
+  return text(target.params.vertex_location) ?? text(target.env.VERTEXAI_LOCATION) ?? DEFAULT_VERTEX_LOCATION;
 }
 
 /** `vertex_project` from svc_params, else `VERTEXAI_PROJECT`; a BadRequestError naming both when absent. */
 export function vertexProject(target: ProviderTarget): string {
-  const project = text(target.params.vertex_project) ?? text(process.env.VERTEXAI_PROJECT);
+  const project = text(target.params.vertex_project) ?? text(target.env.VERTEXAI_PROJECT);
   if (project) return project;
   throw new BadRequestError(
     `${target.provider}/${target.model}: no Google Cloud project; set \`vertex_project\` in svc_params ` +

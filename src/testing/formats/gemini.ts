@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MockBehavior } from '../mock-behavior.js';
+import type { MockBehavior, MockToolCall } from '../mock-behavior.js';
 import { DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
 import { driveStream } from '../stream-driver.js';
 import type { MockExchange, MockFormat } from './format.js';
@@ -42,10 +42,20 @@ function includeThoughts(ex: MockExchange): boolean {
   return config?.thinkingConfig?.includeThoughts === true;
 }
 
+/** A mock tool call's arguments as Gemini's `args` object; malformed JSON stays an empty object. */
+function argsOf(call: MockToolCall): Json {
+  if (typeof call.arguments !== 'string') return call.arguments;
+  try {
+    return JSON.parse(call.arguments) as Json;
+  } catch {
+    return {};
+  }
+}
+
 function functionCallParts(b: MockBehavior): Json[] {
   // Gemini 3 signs the first function call of a turn
   return (b.toolCalls ?? []).map((call, i) => {
-    const args = typeof call.arguments === 'string' ? (JSON.parse(call.arguments) as Json) : call.arguments;
+    const args = argsOf(call);
     const part: Json = { functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args } };
     if (i === 0 && b.signature !== undefined) part.thoughtSignature = b.signature;
     return part;

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Router } from '../../src/index.js';
+import { accumulateChunks } from '../../src/reasoning/index.js';
+import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+
+let mock: MockProvider;
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(() => mock.close());
+
+const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+describe('Anthropic stream usage', () => {
+  it('keeps message_start’s input counts when message_delta sends them as null', async () => {
+    mock.setBehavior('/nulls', {
+      raw: {
+        headers: { 'content-type': 'text/event-stream' },
+        body: [
+          sse('message_start', {
+            type: 'message_start',
+            message: {
+              id: 'msg_1',
+              type: 'message',
+              role: 'assistant',
+              model: 'claude-sonnet-4-5',
+              content: [],
+              stop_reason: null,
+              usage: { input_tokens: 100, cache_read_input_tokens: 50, output_tokens: 1 },
+            },
+          }),
+          sse('content_block_start', {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: '' },
+          }),
+          sse('content_block_delta', {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'text_delta', text: 'Hi' },
+          }),
+          sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
+          sse('message_delta', {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn' },
+            usage: { input_tokens: null, cache_read_input_tokens: null, output_tokens: 15 },
+          }),
+          sse('message_stop', { type: 'message_stop' }),
+        ],
+      },
+    });
+    const router = new Router([
+      {
+        model_name: 'c',
+        svc_params: { model: 'anthropic/claude-sonnet-4-5', api_base: `${mock.url}/nulls`, api_key: 'k' },
+      },
+    ]);
+    const result = await accumulateChunks(
+      await router.acompletion({ model: 'c', messages: [{ role: 'user', content: 'x' }], stream: true }),
+    );
+    await router.close();
+    expect(result.usage.prompt_tokens).toBe(150);
+    expect(result.usage.completion_tokens).toBe(15);
+    expect(result.choices[0]?.message.content).toBe('Hi');
+  });
+});

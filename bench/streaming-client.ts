@@ -23,7 +23,12 @@ const DIRECT: Record<string, Direct> = {
   anthropic: {
     path: '/v1/messages',
     headers: { 'x-api-key': 'sk-bench', 'anthropic-version': '2023-06-01' },
-    body: { model: 'claude-sonnet-4-5', max_tokens: 256, messages: [{ role: 'user', content: text }], stream: true },
+    body: {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: text }],
+      stream: true,
+    },
   },
   gemini: {
     path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',

@@ -21,7 +21,9 @@ try {
   for (const format of FORMATS) {
     const runs: Record<'direct' | 'router', Result[]> = { direct: [], router: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const mode of round % 2 === 0 ? (['direct', 'router'] as const) : (['router', 'direct'] as const)) {
+      for (const mode of round % 2 === 0
+        ? (['direct', 'router'] as const)
+        : (['router', 'direct'] as const)) {
         runs[mode].push(await runJson<Result>('streaming-client.ts', [format, mode, url, String(COUNT)]));
       }
     }
@@ -35,7 +37,9 @@ try {
 } finally {
   upstream.kill('SIGTERM');
 }
-console.log(`time to first chunk, one call at a time, ${COUNT} calls x ${ROUNDS} rounds per format (ms, medians of rounds)`);
+console.log(
+  `time to first chunk, one call at a time, ${COUNT} calls x ${ROUNDS} rounds per format (ms, medians of rounds)`,
+);
 console.log('| format | direct p50 | direct p99 | router p50 | router p99 | added p50 |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);

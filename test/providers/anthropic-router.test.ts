@@ -1,78 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type ChatCompletionChunk,
-  type ChatCompletionRequest,
-  type ChatMessage,
-  Router,
-} from '../../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ChatMessage, Router } from '../../src/index.js';
 import { anthropicAdapter, createAnthropicAdapter } from '../../src/providers/anthropic/index.js';
-import { HttpClient } from '../../src/providers/shared/http-client.js';
-import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
-import type {
-  CallOptions,
-  ProviderAdapter,
-  ProviderTarget,
-} from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import type { MockProvider } from '../../src/testing/index.js';
 
-const KEY = 'sk-ant-test-key-123456';
+import { anthropicSuite, joined, KEY, USER, WEATHER_TOOL } from './anthropic-helpers.js';
+
+const suite = anthropicSuite();
+const { target, request, chat, stream } = suite;
 let mock: MockProvider;
-const http = new HttpClient();
-const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
-const USER: ChatMessage[] = [{ role: 'user', content: 'hi' }];
-const WEATHER_TOOL = {
-  type: 'function' as const,
-  function: {
-    name: 'get_weather',
-    description: 'Get current weather for a location',
-    parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
-  },
-};
-
-const target = (prefix = 'a', params: Record<string, unknown> = {}): ProviderTarget => ({
-  provider: 'anthropic',
-  model: 'claude-sonnet-4-5',
-  modelId: 'dep',
-  env: process.env,
-  secrets: [],
-  apiBase: `${mock.url}/${prefix}`,
-  apiKey: KEY,
-  apiVersion: undefined,
-  params: { model: 'anthropic/claude-sonnet-4-5', ...params },
-});
-const request = (extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest => ({
-  model: 'claude',
-  messages: USER,
-  ...extra,
-});
-const chat = (
-  extra: Partial<ChatCompletionRequest> = {},
-  t = target(),
-  adapter: ProviderAdapter = anthropicAdapter,
-) => invokeJson(http, adapter, adapter.chat, request(extra), t, options);
-const _stream = async (extra: Partial<ChatCompletionRequest> = {}, t = target()) => {
-  const chunks: ChatCompletionChunk[] = [];
-  const iterable = await invokeStream(
-    http,
-    anthropicAdapter,
-    anthropicAdapter.chatStream,
-    request(extra),
-    t,
-    options,
-  );
-  for await (const c of iterable) chunks.push(c);
-  return chunks;
-};
-const joined = (chunks: ChatCompletionChunk[], pick: (c: ChatCompletionChunk) => string | null | undefined) =>
-  chunks.map((c) => pick(c) ?? '').join('');
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(async () => {
-  await http.close();
-  await mock.close();
+beforeAll(() => {
+  mock = suite.mock;
 });
 
 describe('Anthropic through the Router', () => {
@@ -220,16 +157,7 @@ describe('createAnthropicAdapter (Claude on other hosts)', () => {
   });
 
   it('streams from :streamRawPredict with stream: true in the body', async () => {
-    const chunks: ChatCompletionChunk[] = [];
-    const iterable = await invokeStream(
-      http,
-      vertexLike,
-      vertexLike.chatStream,
-      request(),
-      target('v'),
-      options,
-    );
-    for await (const c of iterable) chunks.push(c);
+    const chunks = await stream({}, target('v'), vertexLike);
     expect(mock.requests[0]?.path).toMatch(/:streamRawPredict$/);
     expect(mock.requests[0]?.body).toMatchObject({ stream: true, anthropic_version: 'vertex-2023-10-16' });
     expect(joined(chunks, (c) => c.choices[0]?.delta.content)).toBe('Hello from the mock provider.');

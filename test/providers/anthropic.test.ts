@@ -1,73 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk, ChatCompletionRequest, ChatMessage } from '../../src/index.js';
-import { anthropicAdapter } from '../../src/providers/anthropic/index.js';
-import { HttpClient } from '../../src/providers/shared/http-client.js';
-import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
-import type {
-  CallOptions,
-  ProviderAdapter,
-  ProviderTarget,
-} from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MockProvider } from '../../src/testing/index.js';
 
-const KEY = 'sk-ant-test-key-123456';
+import { anthropicSuite, joined, KEY, WEATHER_TOOL } from './anthropic-helpers.js';
+
+const suite = anthropicSuite();
+const { target, chat, stream } = suite;
 let mock: MockProvider;
-const http = new HttpClient();
-const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
-const USER: ChatMessage[] = [{ role: 'user', content: 'hi' }];
-const WEATHER_TOOL = {
-  type: 'function' as const,
-  function: {
-    name: 'get_weather',
-    description: 'Get current weather for a location',
-    parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
-  },
-};
-
-const target = (prefix = 'a', params: Record<string, unknown> = {}): ProviderTarget => ({
-  provider: 'anthropic',
-  model: 'claude-sonnet-4-5',
-  modelId: 'dep',
-  env: process.env,
-  secrets: [],
-  apiBase: `${mock.url}/${prefix}`,
-  apiKey: KEY,
-  apiVersion: undefined,
-  params: { model: 'anthropic/claude-sonnet-4-5', ...params },
-});
-const request = (extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest => ({
-  model: 'claude',
-  messages: USER,
-  ...extra,
-});
-const chat = (
-  extra: Partial<ChatCompletionRequest> = {},
-  t = target(),
-  adapter: ProviderAdapter = anthropicAdapter,
-) => invokeJson(http, adapter, adapter.chat, request(extra), t, options);
-const stream = async (extra: Partial<ChatCompletionRequest> = {}, t = target()) => {
-  const chunks: ChatCompletionChunk[] = [];
-  const iterable = await invokeStream(
-    http,
-    anthropicAdapter,
-    anthropicAdapter.chatStream,
-    request(extra),
-    t,
-    options,
-  );
-  for await (const c of iterable) chunks.push(c);
-  return chunks;
-};
-const joined = (chunks: ChatCompletionChunk[], pick: (c: ChatCompletionChunk) => string | null | undefined) =>
-  chunks.map((c) => pick(c) ?? '').join('');
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(async () => {
-  await http.close();
-  await mock.close();
+beforeAll(() => {
+  mock = suite.mock;
 });
 
 describe('Anthropic chat: the wire request', () => {

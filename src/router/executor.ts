@@ -30,6 +30,16 @@ const OPERATION_NAMES: Record<JsonKind, string> = {
   imageGeneration: 'image generation',
 };
 
+function mergeEmbeddings(answers: EmbeddingResponse[]): EmbeddingResponse {
+  const data = answers.flatMap((a) => a.data).map((item, index) => ({ ...item, index }));
+  const usage = { prompt_tokens: 0, total_tokens: 0 };
+  for (const a of answers) {
+    usage.prompt_tokens += a.usage?.prompt_tokens ?? 0;
+    usage.total_tokens += a.usage?.total_tokens ?? 0;
+  }
+  return { ...answers[0]!, data, usage };
+}
+
 /**
  * Runs one attempt on one endpoint: answers a `mock_response` locally, otherwise calls the provider
  * through its adapter. Knows nothing of routing.
@@ -63,8 +73,30 @@ export class Executor {
     return { first: await rest.next(), rest };
   }
 
-  embedding(endpoint: Endpoint, body: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResponse> {
-    return this.#json(endpoint, 'embedding', body, options);
+  /**
+   * Embeddings; an `input` longer than the deployment's `embeddingBatchSize` is split into several
+   * calls (at most 8 at a time) whose answers are merged in order, indices renumbered, usage summed.
+   */
+  async embedding(
+    endpoint: Endpoint,
+    body: EmbeddingRequest,
+    options: CallOptions,
+  ): Promise<EmbeddingResponse> {
+    const size = endpoint.adapter.embeddingBatchSize?.(endpoint.target);
+    const input = body.input;
+    if (!size || !Array.isArray(input) || input.length <= size)
+      return this.#json(endpoint, 'embedding', body, options);
+    const batches: EmbeddingRequest[] = [];
+    for (let i = 0; i < input.length; i += size)
+      batches.push({ ...body, input: input.slice(i, i + size) as never });
+    const answers: EmbeddingResponse[] = new Array(batches.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < batches.length; i = next++)
+        answers[i] = await this.#json(endpoint, 'embedding', batches[i]!, options);
+    };
+    await Promise.all(Array.from({ length: Math.min(8, batches.length) }, worker));
+    return mergeEmbeddings(answers);
   }
 
   textCompletion(

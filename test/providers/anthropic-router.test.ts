@@ -6,7 +6,7 @@ import type { MockProvider } from '../../src/testing/index.js';
 import { anthropicSuite, joined, KEY, USER, WEATHER_TOOL } from './anthropic-helpers.js';
 
 const suite = anthropicSuite();
-const { target, request, chat, stream } = suite;
+const { target, chat, stream } = suite;
 let mock: MockProvider;
 beforeAll(() => {
   mock = suite.mock;

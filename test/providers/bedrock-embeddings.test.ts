@@ -40,7 +40,7 @@ describe('Bedrock embeddings over InvokeModel', () => {
     expect(request?.body).toEqual({ inputText: 'hello world', dimensions: 4 });
     expect(res).toEqual({
       object: 'list',
-      data: [{ object: 'embedding', index: 0, embedding: [0.01, 0.02, 0.03, 0.04] }],
+      data: [{ object: 'embedding', index: 0, embedding: [0.12, 0.24, 0.36, 0.48] }],
       model: TITAN,
       usage: { prompt_tokens: 3, total_tokens: 3 },
     });
@@ -71,7 +71,7 @@ describe('Bedrock embeddings over InvokeModel', () => {
     const res = await embed(TITAN, { dimensions: 2, encoding_format: 'base64' });
     const bytes = Buffer.from(res.data[0]?.embedding as string, 'base64');
     expect([bytes.readFloatLE(0), bytes.readFloatLE(4)].map((v) => Number(v.toFixed(4)))).toEqual([
-      0.01, 0.02,
+      0.06, 0.12,
     ]);
   });
 });
@@ -98,5 +98,34 @@ describe('Bedrock embedding fixtures', () => {
       input: 'x',
     });
     expect(res.data[0]?.embedding).toEqual([0.5, 0.25]);
+  });
+});
+
+describe('Titan embeddings through the Router', () => {
+  it('splits several inputs into one call each and merges the answers in order', async () => {
+    const { Router } = await import('../../src/index.js');
+    const router = new Router([
+      {
+        model_name: 'embed',
+        svc_params: {
+          model: `bedrock/${TITAN}`,
+          api_base: `${mock.url}/split`,
+          api_key: 'br-key',
+          aws_region_name: 'us-east-1',
+        },
+      },
+    ]);
+    const inputs = ['a', 'bbbbbb', 'ccc'];
+    const res = await router.aembedding({ model: 'embed', input: inputs });
+    await router.close();
+    expect(mock.requests.map((r) => (r.body as { inputText: string }).inputText).sort()).toEqual(
+      inputs.slice().sort(),
+    );
+    expect(res.data.map((d) => d.index)).toEqual([0, 1, 2]);
+    for (const [i, text] of inputs.entries()) {
+      const single = await embed(TITAN, { input: text });
+      expect(res.data[i]?.embedding).toEqual(single.data[0]?.embedding);
+    }
+    expect(res.data[0]?.embedding).not.toEqual(res.data[1]?.embedding);
   });
 });

@@ -4,7 +4,7 @@ import { problemsOf } from '../shared/validate.js';
 import { authorizedHeaders, bedrockApiBase, bedrockAuth } from './aws-auth.js';
 import { toConverseBody } from './convert-request.js';
 import { toChatCompletion } from './convert-response.js';
-import { toEmbeddingBody, toEmbeddingResponse } from './embeddings.js';
+import { embeddingFamily, toEmbeddingBody, toEmbeddingResponse } from './embeddings.js';
 import { readBedrockError } from './error-map.js';
 import { type BedrockAction, bedrockUrl } from './model-id.js';
 import { bedrockChunks } from './stream-transform.js';
@@ -41,6 +41,8 @@ async function post(target: ProviderTarget, action: BedrockAction, body: unknown
  * key (`api_key`, else `AWS_BEARER_TOKEN_BEDROCK`) as `Authorization: Bearer`. Without `api_base` calls
  * go to `https://bedrock-runtime.{region}.amazonaws.com`.
  */
+const EMBEDDING_BATCH: Readonly<Record<string, number | undefined>> = { titan: 1, cohere: 96 };
+
 export const bedrockAdapter: ProviderAdapter = {
   name: 'bedrock',
   defaults: { apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK' },
@@ -54,6 +56,8 @@ export const bedrockAdapter: ProviderAdapter = {
       post(target, 'converse-stream', toConverseBody(request, target, options.dropParams)),
     parse: (body, target) => bedrockChunks(body, target),
   },
+  // Titan embeds one text per call; Cohere takes up to 96
+  embeddingBatchSize: (target) => EMBEDDING_BATCH[embeddingFamily(target) ?? 'none'],
   embedding: {
     build: (request, target) => post(target, 'invoke', toEmbeddingBody(request, target)),
     parse: (json, target, request) => toEmbeddingResponse(json, target, request),

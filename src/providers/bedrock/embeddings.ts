@@ -30,18 +30,15 @@ function textInputs(request: EmbeddingRequest, target: ProviderTarget): string[]
  * `dimensions` when asked); Cohere takes all `texts` at once with `input_type` (the request's, else
  * `search_document`) and `dimensions` as `output_dimension`.
  *
- * @throws BadRequestError for another model family, token-array input, or several inputs for Titan
- * (the router makes one call per request).
+ * @throws BadRequestError for another model family or token-array input. Several inputs for Titan are
+ * split into one call each by the router (`embeddingBatchSize`).
  */
 export function toEmbeddingBody(request: EmbeddingRequest, target: ProviderTarget): Record<string, unknown> {
   const family = embeddingFamily(target);
   const inputs = textInputs(request, target);
   if (family === 'titan') {
-    if (inputs.length > 1)
-      throw badRequest(
-        target,
-        `Titan embeds one input per call; got ${inputs.length}, send them one at a time`,
-      );
+    // the router splits longer inputs (embeddingBatchSize 1), so this is one text
+    if (inputs.length > 1) throw badRequest(target, `Titan embeds one input per call; got ${inputs.length}`);
     const body: Record<string, unknown> = { inputText: inputs[0] };
     if (request.dimensions !== undefined) body.dimensions = request.dimensions;
     return body;

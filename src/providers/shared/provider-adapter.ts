@@ -70,6 +70,11 @@ export interface ProviderAdapter {
   readonly chat: JsonOperation<ChatCompletionRequest, ChatCompletion>;
   readonly chatStream: StreamOperation<ChatCompletionRequest, ChatCompletionChunk>;
   readonly embedding?: JsonOperation<EmbeddingRequest, EmbeddingResponse>;
+  /**
+   * The most inputs one embedding call of this deployment takes (Titan: 1). A longer `input` is split
+   * into several calls by the router and the answers merged. Optional: no limit.
+   */
+  embeddingBatchSize?(target: ProviderTarget): number | undefined;
   readonly textCompletion?: JsonOperation<TextCompletionRequest, TextCompletion>;
   readonly imageGeneration?: JsonOperation<ImageGenerationRequest, ImageGenerationResponse>;
   /**

@@ -178,7 +178,10 @@ function invoke(ex: MockExchange): void {
   const dims = ex.behavior.dimensions ?? 8;
   if (typeof body.inputText === 'string') {
     // differs with the text, as a real embedding does
-    const embedding = vector(typeof body.dimensions === 'number' ? body.dimensions : dims, body.inputText.length);
+    const embedding = vector(
+      typeof body.dimensions === 'number' ? body.dimensions : dims,
+      body.inputText.length,
+    );
     const inputTextTokenCount = Math.max(1, Math.ceil(body.inputText.length / 4));
     json(ex, 200, { embedding, embeddingsByType: { float: embedding }, inputTextTokenCount });
     return;

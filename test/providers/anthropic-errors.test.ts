@@ -16,8 +16,9 @@ import {
 import { anthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
-import type { CallOptions, ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
+import type { CallOptions } from '../../src/providers/shared/provider-adapter.js';
 import { type MockBehavior, type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { anthropicTarget } from './anthropic-helpers.js';
 
 const KEY = 'sk-ant-secret-key-abcdef';
 const fixture = (name: string) =>
@@ -25,17 +26,7 @@ const fixture = (name: string) =>
 let mock: MockProvider;
 const http = new HttpClient();
 const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
-const target = (): ProviderTarget => ({
-  provider: 'anthropic',
-  model: 'claude-sonnet-4-5',
-  modelId: 'dep',
-  env: process.env,
-  secrets: [],
-  apiBase: `${mock.url}/e`,
-  apiKey: KEY,
-  apiVersion: undefined,
-  params: { model: 'anthropic/claude-sonnet-4-5' },
-});
+const target = () => anthropicTarget(`${mock.url}/e`, { apiKey: KEY });
 const request = { model: 'claude', messages: [{ role: 'user' as const, content: 'hi' }] };
 const chatError = (behavior: MockBehavior) => {
   mock.setBehavior('/e', behavior);

@@ -4,25 +4,16 @@ import { type ChatCompletionChunk, ServiceUnavailableError } from '../../src/ind
 import { anthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
-import type { CallOptions, ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
+import type { CallOptions } from '../../src/providers/shared/provider-adapter.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { anthropicTarget } from './anthropic-helpers.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/anthropic/${name}`, import.meta.url), 'utf8');
 let mock: MockProvider;
 const http = new HttpClient();
 const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
-const target = (): ProviderTarget => ({
-  provider: 'anthropic',
-  model: 'claude-sonnet-4-5',
-  modelId: 'dep',
-  env: process.env,
-  secrets: [],
-  apiBase: `${mock.url}/f`,
-  apiKey: 'sk-ant-fixture-0000',
-  apiVersion: undefined,
-  params: { model: 'anthropic/claude-sonnet-4-5' },
-});
+const target = () => anthropicTarget(`${mock.url}/f`, { apiKey: 'sk-ant-fixture-0000' });
 const request = { model: 'claude', messages: [{ role: 'user' as const, content: 'hi' }] };
 const SSE = { 'content-type': 'text/event-stream' };
 

@@ -27,6 +27,24 @@ export const joined = (
   pick: (c: ChatCompletionChunk) => string | null | undefined,
 ) => chunks.map((c) => pick(c) ?? '').join('');
 
+/** An Anthropic target as the router would build it, for calling the adapter directly. */
+export function anthropicTarget(
+  apiBase: string,
+  options: { apiKey?: string; params?: Record<string, unknown> } = {},
+): ProviderTarget {
+  return {
+    provider: 'anthropic',
+    model: 'claude-sonnet-4-5',
+    modelId: 'dep',
+    env: process.env,
+    secrets: [],
+    apiBase,
+    apiKey: options.apiKey ?? KEY,
+    apiVersion: undefined,
+    params: { model: 'anthropic/claude-sonnet-4-5', ...options.params },
+  };
+}
+
 /**
  * A mock provider for the file (started before, reset before each test, closed after) and calls of the
  * Anthropic adapter against it.
@@ -42,17 +60,8 @@ export function anthropicSuite() {
     await http.close();
     await state.mock.close();
   });
-  const target = (prefix = 'a', params: Record<string, unknown> = {}): ProviderTarget => ({
-    provider: 'anthropic',
-    model: 'claude-sonnet-4-5',
-    modelId: 'dep',
-    env: process.env,
-    secrets: [],
-    apiBase: `${state.mock.url}/${prefix}`,
-    apiKey: KEY,
-    apiVersion: undefined,
-    params: { model: 'anthropic/claude-sonnet-4-5', ...params },
-  });
+  const target = (prefix = 'a', params: Record<string, unknown> = {}): ProviderTarget =>
+    anthropicTarget(`${state.mock.url}/${prefix}`, { params });
   const request = (extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest => ({
     model: 'claude',
     messages: USER,

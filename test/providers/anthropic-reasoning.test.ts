@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, type ChatCompletionRequest, type ChatMessage } from '../../src/index.js';
 import { anthropicReasoningParams, toAnthropicBody } from '../../src/providers/anthropic/index.js';
-import type { ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
+import { anthropicTarget } from './anthropic-helpers.js';
 
-const target = (params: Record<string, unknown> = {}): ProviderTarget => ({
-  provider: 'anthropic',
-  model: 'claude-sonnet-4-5',
-  modelId: 'dep',
-  env: process.env,
-  secrets: [],
-  apiBase: 'https://api.anthropic.com',
-  apiKey: 'sk-ant-x',
-  apiVersion: undefined,
-  params: { model: 'anthropic/claude-sonnet-4-5', ...params },
-});
+const target = (params: Record<string, unknown> = {}) =>
+  anthropicTarget('https://api.anthropic.com', { apiKey: 'sk-ant-x', params });
 const USER: ChatMessage[] = [{ role: 'user', content: 'hi' }];
 const body = (extra: Partial<ChatCompletionRequest> = {}, dropParams?: boolean, t = target()) =>
   toAnthropicBody({ model: 'claude', messages: USER, ...extra }, t, dropParams);
-const _TOOL = {
-  type: 'function' as const,
-  function: { name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: {} } },
-};
 
 describe('Anthropic request: reasoning', () => {
   it.each([

@@ -12,8 +12,10 @@ export * from './errors/index.js';
 export type { WireRequest } from './providers/shared/http-client.js';
 export type {
   CallOptions,
+  CallWarning,
   JsonOperation,
   ProviderAdapter,
+  ProviderRuntime,
   ProviderTarget,
   StreamOperation,
 } from './providers/shared/provider-adapter.js';
@@ -29,7 +31,7 @@ export type {
   SuccessEvent,
 } from './router/router-events.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
-export type { Store, StoreWriteOptions } from './stores/store.js';
+export { isPromise, type MaybePromise, type Store, type StoreWriteOptions } from './stores/store.js';
 export type { CustomRoutingStrategy, CustomStrategyArgs } from './strategies/custom-strategy.js';
 export type { CallOutcome, RandomSource, RoutingStrategy, SelectionContext } from './strategies/strategy.js';
 export * from './types/index.js';

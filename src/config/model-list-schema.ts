@@ -51,6 +51,8 @@ export const svcParamsSchema = z.looseObject({
   mock_response: z.string().optional(),
   timeout: z.number().positive().optional(),
   stream_timeout: z.number().positive().optional(),
+  first_token_timeout: z.number().positive().optional(),
+  stream_total_timeout: z.number().positive().optional(),
   max_retries: z.number().int().nonnegative().optional(),
 });
 

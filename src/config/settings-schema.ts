@@ -109,7 +109,20 @@ export const routerSettingsSchema = z.strictObject({
   pass_through_all_models: z.boolean().default(false),
   default_svc_params: z.record(z.string(), z.unknown()).default({}),
   timeout: z.number().positive().default(600),
+  /** Streaming calls: from the request's start to the first event, then the longest gap between events. */
   stream_timeout: z.number().positive().optional(),
+  /** Streaming calls: from the request's start to the first content chunk; off when unset. */
+  first_token_timeout: z.number().positive().optional(),
+  /** Streaming calls: the whole stream, start to end (default: the larger of 1800 s and `timeout`). */
+  stream_total_timeout: z.number().positive().optional(),
+  /** The largest response body read from a provider, in bytes. */
+  max_response_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024 * 1024),
+  /** Open connections per provider origin (undici pool size); further calls queue for one. */
+  max_connections_per_origin: z.number().int().positive().default(256),
   set_verbose: z.boolean().default(false),
   debug_level: z.enum(['DEBUG', 'INFO']).default('INFO'),
 });

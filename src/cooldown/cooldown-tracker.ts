@@ -1,5 +1,5 @@
 import type { RouterError } from '../errors/router-error.js';
-import type { Store } from '../stores/store.js';
+import { isPromise, type Store } from '../stores/store.js';
 import { type CooldownPolicy, failureKind, shouldCool } from './cooldown-rules.js';
 import { FailureWindow } from './failure-window.js';
 
@@ -136,9 +136,16 @@ export class CooldownTracker {
   #cool(subject: CooldownSubject, error: RouterError, now: number): void {
     const until = now + subject.cooldownMs;
     this.#states.set(subject.id, { until, trial: false });
-    this.options.store
-      .set(`cooldown:${subject.id}`, { until, status: error.status }, { ttlMs: subject.cooldownMs })
-      .catch(() => undefined); // the local view already holds the cooldown
+    try {
+      const written = this.options.store.set(
+        `cooldown:${subject.id}`,
+        { until, status: error.status },
+        { ttlMs: subject.cooldownMs },
+      );
+      if (isPromise(written)) written.catch(() => undefined); // the local view already holds the cooldown
+    } catch {
+      // the local view already holds the cooldown
+    }
     this.options.onCooldown({
       model_id: subject.id,
       model_group: subject.group,

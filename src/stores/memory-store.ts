@@ -9,7 +9,7 @@ export interface MemoryStoreOptions {
 
 /**
  * The default store: process-local, bounded (LRU), with per-key TTLs. Every operation completes
- * synchronously (the Promise is already settled), so it adds no I/O to a call.
+ * synchronously (it returns values, not Promises), so it adds no I/O and no microtask to a call.
  */
 export class MemoryStore implements Store {
   readonly #cache: LRUCache<string, { value: unknown }>;
@@ -18,15 +18,15 @@ export class MemoryStore implements Store {
     this.#cache = new LRUCache({ max: options.maxKeys ?? 100_000 });
   }
 
-  async get<T = unknown>(key: string): Promise<T | undefined> {
+  get<T = unknown>(key: string): T | undefined {
     return this.#cache.get(key)?.value as T | undefined;
   }
 
-  async set(key: string, value: unknown, options: StoreWriteOptions = {}): Promise<void> {
+  set(key: string, value: unknown, options: StoreWriteOptions = {}): void {
     this.#cache.set(key, { value }, options.ttlMs ? { ttl: options.ttlMs } : undefined);
   }
 
-  async increment(key: string, by = 1, options: StoreWriteOptions = {}): Promise<number> {
+  increment(key: string, by = 1, options: StoreWriteOptions = {}): number {
     const entry = this.#cache.get(key);
     if (entry) {
       entry.value = Number(entry.value) + by;
@@ -36,15 +36,15 @@ export class MemoryStore implements Store {
     return by;
   }
 
-  async getMany<T = unknown>(keys: readonly string[]): Promise<Array<T | undefined>> {
+  getMany<T = unknown>(keys: readonly string[]): Array<T | undefined> {
     return keys.map((key) => this.#cache.get(key)?.value as T | undefined);
   }
 
-  async delete(key: string): Promise<void> {
+  delete(key: string): void {
     this.#cache.delete(key);
   }
 
-  async close(): Promise<void> {
+  close(): void {
     this.#cache.clear();
   }
 }

@@ -27,6 +27,8 @@ export interface SvcParams {
   mock_response?: string;
   timeout?: number;
   stream_timeout?: number;
+  first_token_timeout?: number;
+  stream_total_timeout?: number;
   max_retries?: number;
   [passThrough: string]: unknown;
 }

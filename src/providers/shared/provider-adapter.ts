@@ -32,14 +32,44 @@ export interface ProviderTarget {
   readonly secrets: readonly string[];
 }
 
-/** Per-call options the router passes down. */
+/** Something a call skipped without failing (a malformed stream event), reported to the router. */
+export interface CallWarning {
+  /** Stable code, e.g. `malformed_event`. */
+  code: string;
+  /** What was skipped and why; never holds a secret. */
+  message: string;
+}
+
+/**
+ * Per-router state that adapters keep across calls (auth token caches), created with the router's
+ * runtime and released by `close()`. Nothing of this kind lives at module level.
+ */
+export interface ProviderRuntime {
+  /** The value kept under `key` for this router, created by `create` on first use. */
+  shared<T>(key: string, create: () => T): T;
+  /** Registers a credential the adapter fetched (an access token): kept out of every error, event and log. */
+  addSecret(secret: string): void;
+}
+
+/** Per-call options the router passes down. Times are milliseconds. */
 export interface CallOptions {
+  /** A non-streaming call: the whole call. */
   timeoutMs: number;
-  /** Longest gap between stream chunks. */
+  /** A streaming call: from the request's start to its first event, then the longest gap between two complete events. */
   streamTimeoutMs: number;
+  /** A streaming call: from the request's start to the first content chunk; undefined when off. */
+  firstTokenTimeoutMs?: number | undefined;
+  /** A streaming call: the whole stream, start to end; undefined: no overall bound. */
+  streamTotalTimeoutMs?: number | undefined;
+  /** The largest response body read; undefined: no bound. */
+  maxResponseBytes?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Drop parameters the provider cannot take instead of failing (`drop_params`). */
   dropParams?: boolean;
+  /** This router's provider state (auth caches, fetched secrets); adapters called directly get a fresh one. */
+  runtime?: ProviderRuntime | undefined;
+  /** Told of what a call skipped without failing (a malformed stream event). */
+  onWarning?: ((warning: CallWarning) => void) | undefined;
 }
 
 /** A request/response operation: build the wire request, parse the JSON answer. Both pure. */

@@ -1,6 +1,5 @@
 import { ContextWindowExceededError } from '../errors/classes.js';
-import type { ModelGroup } from '../router/deployment-registry.js';
-import type { Endpoint } from '../router/endpoint.js';
+import type { Endpoint, ModelGroup } from '../types/index.js';
 import { contextWindowOf, promptTokens } from './context-window.js';
 import { regionOf, requestedRegion } from './region.js';
 

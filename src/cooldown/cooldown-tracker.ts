@@ -1,5 +1,5 @@
 import type { RouterError } from '../errors/router-error.js';
-import { isPromise, type Store } from '../stores/store.js';
+import { isPromise, type MaybePromise, type Store } from '../stores/store.js';
 import { type CooldownPolicy, failureKind, shouldCool } from './cooldown-rules.js';
 import { FailureWindow } from './failure-window.js';
 
@@ -17,20 +17,37 @@ export interface CooldownSubject {
   group: string;
   /** This deployment's cooldown in ms (its own `cooldown_time`, else the router's); 0 never cools it. */
   cooldownMs: number;
-  /** Deployments in its group: a group of one is never cooled. */
-  groupSize: number;
+  /** Whether its calls have somewhere else to go (a peer, or fallbacks); if not, it is never cooled. */
+  coolable: boolean;
 }
 
-export interface CooldownTrackerOptions {
-  store: Store;
-  onCooldown(event: CooldownEvent): void;
-}
-
-/** The settings the tracker applies; replaceable at runtime (`updateSettings`). */
+/** The settings the tracker applies; they come with each failure, so a settings change applies at once. */
 export interface CooldownSettings {
   policy: CooldownPolicy;
   /** `disable_cooldowns`. */
   disabled: boolean;
+}
+
+export interface CooldownTrackerOptions {
+  store: Store;
+  /**
+   * Whether other routers may write to the store: then each call reads its group's cooldown keys. A
+   * store private to this router holds nothing the local view lacks, so it is never read.
+   */
+  shared: boolean;
+  onCooldown(event: CooldownEvent): void;
+  /** A store read or write failed: the local view still holds. */
+  onStoreError?(error: unknown): void;
+}
+
+/** What the health view shows of a deployment. */
+export interface CooldownState {
+  state: 'ok' | 'cooling' | 'half_open';
+  /** When a cooldown ends (ms), while cooling. */
+  until?: number;
+  /** This minute's calls and failures. */
+  calls: number;
+  failures: number;
 }
 
 interface CoolingState {
@@ -40,36 +57,72 @@ interface CoolingState {
   trial: boolean;
 }
 
+interface StoredCooldown {
+  until: number;
+  status: number;
+}
+
+const keyOf = (id: string): string => `cooldown:${id}`;
+
 /**
  * Which deployments are cooling down. A failure is counted per deployment per minute; the rules of
  * CONTRACT 5.3 decide when it cools. After `cooldown_time` a deployment is half-open: one call at a
  * time until one succeeds (then its counts reset and it is fully back); a failure cools it again.
  *
- * This process's view is authoritative for its own routing (so checking it costs no I/O); each cooldown
- * is also written to the store with a TTL of exactly `cooldown_time`, so it can never outlive it there.
+ * Cooldowns are written to the store with a TTL of exactly `cooldown_time`. With a shared store, each
+ * call first reads its group's cooldown keys (`refresh`, one `getMany`), so routers on one store agree;
+ * a store that answers synchronously costs no extra tick.
  */
 export class CooldownTracker {
   readonly #states = new Map<string, CoolingState>();
+  /** Cooldowns other routers wrote, by id: when each ends. */
+  readonly #remote = new Map<string, number>();
   readonly #window = new FailureWindow();
-  #settings: CooldownSettings = {
-    policy: { allowedFails: 3, rateLimitAllowedFails: undefined, contentPolicyAllowedFails: undefined },
-    disabled: false,
-  };
 
   constructor(private readonly options: CooldownTrackerOptions) {}
 
-  /** Applies new settings; cooldowns in force stay. */
-  configure(settings: CooldownSettings): void {
-    this.#settings = settings;
+  /** True when nothing is cooling or half-open, here or as last read from the store. */
+  get idle(): boolean {
+    return this.#states.size === 0 && this.#remote.size === 0;
   }
 
-  /** True when no deployment is cooling or half-open: the hot path can skip every check. */
-  get idle(): boolean {
-    return this.#states.size === 0;
+  /**
+   * Reads the shared cooldowns of these deployments from the store. Returns nothing (at once) when the
+   * store is private or answered synchronously; a Promise only when the store must be waited for.
+   */
+  refresh(ids: readonly string[]): MaybePromise<void> {
+    if (!this.options.shared) return;
+    let answer: MaybePromise<Array<StoredCooldown | undefined>>;
+    try {
+      answer = this.options.store.getMany<StoredCooldown>(ids.map(keyOf));
+    } catch (error) {
+      this.options.onStoreError?.(error);
+      return;
+    }
+    if (!isPromise(answer)) return this.#merge(ids, answer);
+    return answer.then(
+      (values) => this.#merge(ids, values),
+      (error: unknown) => this.options.onStoreError?.(error),
+    );
+  }
+
+  #merge(ids: readonly string[], values: ReadonlyArray<StoredCooldown | undefined>): void {
+    for (let i = 0; i < ids.length; i++) {
+      const until = values[i]?.until;
+      if (typeof until === 'number') this.#remote.set(ids[i]!, until);
+      else if (this.#remote.size > 0) this.#remote.delete(ids[i]!);
+    }
   }
 
   /** Whether a deployment may take a call now. */
   isAvailable(id: string, now: number): boolean {
+    if (this.#remote.size > 0) {
+      const until = this.#remote.get(id);
+      if (until !== undefined) {
+        if (until > now) return false;
+        this.#remote.delete(id);
+      }
+    }
     const state = this.#states.get(id);
     return !state || (state.until <= now && !state.trial);
   }
@@ -78,9 +131,9 @@ export class CooldownTracker {
   secondsUntilAvailable(ids: Iterable<string>, now: number): number {
     let earliest = Number.POSITIVE_INFINITY;
     for (const id of ids) {
-      const state = this.#states.get(id);
-      if (!state) return 0;
-      earliest = Math.min(earliest, state.until);
+      const until = Math.max(this.#states.get(id)?.until ?? 0, this.#remote.get(id) ?? 0);
+      if (until <= now) return 0;
+      earliest = Math.min(earliest, until);
     }
     return Number.isFinite(earliest) ? Math.max(0, Math.ceil((earliest - now) / 1000)) : 0;
   }
@@ -97,15 +150,15 @@ export class CooldownTracker {
     return true;
   }
 
-  /** A call ended without telling anything about the deployment (the caller aborted). */
+  /** A call ended without telling anything about the deployment (the caller aborted, or left early). */
   released(id: string): void {
     const state = this.#states.get(id);
     if (state) state.trial = false;
   }
 
   success(id: string, now: number): void {
-    if (this.#states.size > 0 && this.#states.has(id)) {
-      const state = this.#states.get(id)!;
+    const state = this.#states.size > 0 ? this.#states.get(id) : undefined;
+    if (state) {
       if (state.until > now) return; // a call that started before the cooldown
       this.#states.delete(id);
       this.#window.reset(id);
@@ -115,8 +168,8 @@ export class CooldownTracker {
   }
 
   /** Counts a failure; returns true when it cooled the deployment. */
-  failure(subject: CooldownSubject, error: RouterError, now: number): boolean {
-    const kind = failureKind(error, this.#settings.policy);
+  failure(subject: CooldownSubject, error: RouterError, now: number, settings: CooldownSettings): boolean {
+    const kind = failureKind(error, settings.policy);
     const state = this.#states.get(subject.id);
     if (state) {
       state.trial = false;
@@ -127,10 +180,18 @@ export class CooldownTracker {
     }
     if (!kind) return false;
     const counts = this.#window.failure(subject.id, kind, now);
-    if (this.#settings.disabled || subject.cooldownMs <= 0 || subject.groupSize <= 1) return false;
-    if (!shouldCool(error, kind, counts, this.#settings.policy)) return false;
+    if (settings.disabled || subject.cooldownMs <= 0 || !subject.coolable) return false;
+    if (!shouldCool(error, kind, counts, settings.policy)) return false;
     this.#cool(subject, error, now);
     return true;
+  }
+
+  /** A deployment's state for the health view. */
+  stateOf(id: string, now: number): CooldownState {
+    const counts = this.#window.counts(id, now);
+    const until = Math.max(this.#states.get(id)?.until ?? 0, this.#remote.get(id) ?? 0);
+    if (until > now) return { state: 'cooling', until, ...counts };
+    return { state: this.#states.has(id) ? 'half_open' : 'ok', ...counts };
   }
 
   #cool(subject: CooldownSubject, error: RouterError, now: number): void {
@@ -138,13 +199,13 @@ export class CooldownTracker {
     this.#states.set(subject.id, { until, trial: false });
     try {
       const written = this.options.store.set(
-        `cooldown:${subject.id}`,
-        { until, status: error.status },
+        keyOf(subject.id),
+        { until, status: error.status } satisfies StoredCooldown,
         { ttlMs: subject.cooldownMs },
       );
-      if (isPromise(written)) written.catch(() => undefined); // the local view already holds the cooldown
-    } catch {
-      // the local view already holds the cooldown
+      if (isPromise(written)) written.catch((e: unknown) => this.options.onStoreError?.(e));
+    } catch (e) {
+      this.options.onStoreError?.(e); // the local view already holds the cooldown
     }
     this.options.onCooldown({
       model_id: subject.id,

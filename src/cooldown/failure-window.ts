@@ -41,6 +41,13 @@ export class FailureWindow {
     return counts;
   }
 
+  /** This minute's calls and failures of a deployment (all kinds), for the health view. */
+  counts(id: string, now: number): { calls: number; failures: number } {
+    const counts = this.#counts.get(id);
+    if (!counts || counts.minute !== Math.floor(now / 60_000)) return { calls: 0, failures: 0 };
+    return { calls: counts.calls, failures: counts.fails + counts.rateLimitFails + counts.policyFails };
+  }
+
   /** Forgets a deployment's counts (it proved healthy again). */
   reset(id: string): void {
     this.#counts.delete(id);

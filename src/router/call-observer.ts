@@ -2,7 +2,7 @@ import type { EventEmitter } from 'eventemitter3';
 import type { CallbackKwargs, LoggerCallback } from '../callbacks/logger-callback.js';
 import { maskKey } from '../callbacks/mask-key.js';
 import type { RouterError } from '../errors/router-error.js';
-import type { Endpoint } from './endpoint.js';
+import type { Endpoint } from '../types/index.js';
 import type { CallbackErrorEvent, RouterEvents } from './router-events.js';
 
 function metadataOf(
@@ -13,16 +13,16 @@ function metadataOf(
   return excluded?.size ? { ...metadata, _failover_excluded_ids: [...excluded] } : metadata;
 }
 
-/** One finished attempt, as the observer reports it. */
+/** One finished attempt, as the observer reports it (an `AttemptOutcome` is one). */
 export interface AttemptRecord {
   /** The caller's request (router fields included), for callbacks. */
-  request: Readonly<Record<string, unknown>>;
-  endpoint: Endpoint;
-  stream: boolean;
-  startMs: number;
-  endMs: number;
+  readonly request: Readonly<Record<string, unknown>>;
+  readonly endpoint: Endpoint;
+  readonly stream: boolean;
+  readonly startMs: number;
+  readonly endMs: number;
   /** Deployments that failed this call so far (reported to callbacks as `metadata._failover_excluded_ids`). */
-  excluded?: ReadonlySet<string> | undefined;
+  readonly excluded?: ReadonlySet<string> | undefined;
 }
 
 /**

@@ -1,34 +1,31 @@
 import { LRUCache } from 'lru-cache';
+import { parallelLimitOf } from '../checks/parallel-limit.js';
 import { buildDeployment } from '../config/build-deployments.js';
 import { ConfigError } from '../config/config-error.js';
 import { buildTarget } from '../providers/build-target.js';
 import { adapterFor } from '../providers/registry.js';
-import type { Deployment } from '../types/index.js';
+import type { Deployment, Endpoint, ModelGroup, Tier } from '../types/index.js';
 import { PROVIDER_PREFIXES } from '../types/index.js';
-import type { Endpoint } from './endpoint.js';
 
-/** Deployments of one `order` value; `deployments[i]` is `endpoints[i].deployment`. */
-export interface Tier {
-  readonly endpoints: readonly Endpoint[];
-  readonly deployments: readonly Deployment[];
-}
+export type { ModelGroup, Tier };
 
-/** A model group: its endpoints, and the same split into `order` tiers (lowest first). */
-export interface ModelGroup {
-  readonly name: string;
-  readonly endpoints: readonly Endpoint[];
-  /** By `order`, ascending; deployments without `order` form the last tier. */
-  readonly tiers: readonly Tier[];
-}
-
+/** The settings endpoints take their defaults from. Times are seconds, as in settings. */
 export interface RegistryOptions {
-  /** Seconds, from settings. */
   timeout: number;
   streamTimeout: number | undefined;
+  firstTokenTimeout: number | undefined;
+  streamTotalTimeout: number | undefined;
+  cooldownTime: number;
+  defaultMaxParallelRequests: number | undefined;
   passThrough: boolean;
   defaultParams: Readonly<Record<string, unknown>>;
   env: NodeJS.ProcessEnv;
+  /** Whether a group of one has fallbacks configured, so its deployment may be cooled. */
+  hasFallbacks(group: string): boolean;
 }
+
+/** The overall bound of a stream when none is set: generous, but never unbounded. */
+const DEFAULT_STREAM_TOTAL_SECONDS = 1800;
 
 function tiersOf(endpoints: readonly Endpoint[]): Tier[] {
   const byOrder = new Map<number, Endpoint[]>();
@@ -68,8 +65,29 @@ export class DeploymentRegistry {
       else grouped.set(deployment.modelName, [endpoint]);
     });
     if (problems.length > 0) throw new ConfigError('model list', problems);
-    for (const [name, endpoints] of grouped)
-      this.#groups.set(name, { name, endpoints, tiers: tiersOf(endpoints) });
+    for (const [name, endpoints] of grouped) this.#groups.set(name, this.#groupOf(name, endpoints));
+  }
+
+  #groupOf(name: string, endpoints: readonly Endpoint[]): ModelGroup {
+    return Object.freeze({
+      name,
+      endpoints,
+      tiers: tiersOf(endpoints),
+      ids: endpoints.map((e) => e.deployment.id),
+      coolable: endpoints.length > 1 || this.options.hasFallbacks(name),
+    });
+  }
+
+  /** Whether any endpoint has a concurrency limit. */
+  get limited(): boolean {
+    for (const e of this.#byId.values()) if (e.parallelLimit !== undefined) return true;
+    return false;
+  }
+
+  /** Whether any group has more than one `order` tier. */
+  get tiered(): boolean {
+    for (const g of this.#groups.values()) if (g.tiers.length > 1) return true;
+    return false;
   }
 
   #endpointOf(deployment: Deployment, where: string, problems: string[]): Endpoint | undefined {
@@ -81,7 +99,9 @@ export class DeploymentRegistry {
       return undefined;
     }
     const { params } = deployment;
-    const timeout = params.timeout ?? this.options.timeout;
+    const o = this.options;
+    const timeout = params.timeout ?? o.timeout;
+    const firstToken = params.first_token_timeout ?? o.firstTokenTimeout;
     const target = buildTarget(deployment, adapter, this.options.env);
     const invalid = adapter.validate?.(target) ?? [];
     if (invalid.length > 0) {
@@ -93,7 +113,14 @@ export class DeploymentRegistry {
       adapter,
       target,
       timeoutMs: timeout * 1000,
-      streamTimeoutMs: (params.stream_timeout ?? this.options.streamTimeout ?? timeout) * 1000,
+      streamTimeoutMs: (params.stream_timeout ?? o.streamTimeout ?? timeout) * 1000,
+      firstTokenTimeoutMs: firstToken === undefined ? undefined : firstToken * 1000,
+      streamTotalTimeoutMs:
+        (params.stream_total_timeout ??
+          o.streamTotalTimeout ??
+          Math.max(DEFAULT_STREAM_TOTAL_SECONDS, timeout)) * 1000,
+      cooldownMs: (params.cooldown_time ?? o.cooldownTime) * 1000,
+      parallelLimit: parallelLimitOf(deployment, o.defaultMaxParallelRequests),
     });
   }
 
@@ -116,7 +143,7 @@ export class DeploymentRegistry {
     if (!deployment) throw new ConfigError('pass-through model', problems);
     const endpoint = this.#endpointOf(deployment, `model \`${model}\``, problems);
     if (!endpoint) throw new ConfigError('pass-through model', problems);
-    const group: ModelGroup = { name: model, endpoints: [endpoint], tiers: tiersOf([endpoint]) };
+    const group = this.#groupOf(model, [endpoint]);
     this.#passThrough.set(model, group);
     return group;
   }

@@ -8,12 +8,12 @@ import type {
   ChatCompletionRequest,
   EmbeddingRequest,
   EmbeddingResponse,
+  Endpoint,
   ImageGenerationRequest,
   ImageGenerationResponse,
   TextCompletion,
   TextCompletionRequest,
 } from '../types/index.js';
-import type { Endpoint } from './endpoint.js';
 import { mockChatChunks, mockChatCompletion, mockTextCompletion } from './mock-response.js';
 
 /** A stream whose first chunk has already arrived: failures before it are the router's to handle. */

@@ -1,5 +1,6 @@
 import type { CooldownEvent } from '../cooldown/cooldown-tracker.js';
 import type { RouterError } from '../errors/router-error.js';
+import type { CallWarning } from '../providers/shared/provider-adapter.js';
 import type { ProviderName } from '../types/index.js';
 
 /** Emitted once per successful call (for streams: when the stream ends). */
@@ -42,6 +43,9 @@ export interface FallbackEvent {
 
 export type { CooldownEvent };
 
+/** Something a call skipped without failing (a malformed stream event); the call went on. */
+export type WarningEvent = CallWarning;
+
 /** The router's events (`router.on(name, listener)`). Listeners that throw never affect a call. */
 export interface RouterEvents {
   success: (event: SuccessEvent) => void;
@@ -49,4 +53,5 @@ export interface RouterEvents {
   cooldown: (event: CooldownEvent) => void;
   fallback: (event: FallbackEvent) => void;
   callback_error: (event: CallbackErrorEvent) => void;
+  warning: (event: WarningEvent) => void;
 }

@@ -1,17 +1,16 @@
+import { inspect } from 'node:util';
 import { EventEmitter } from 'eventemitter3';
-import { preCallChecks } from '../checks/pre-call-checks.js';
 import { requestedRegion } from '../checks/region.js';
+import { ConfigError } from '../config/config-error.js';
 import { didYouMean } from '../config/did-you-mean.js';
+import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
-import { CooldownTracker } from '../cooldown/cooldown-tracker.js';
 import { responseCost } from '../cost/response-cost.js';
 import { BadRequestError } from '../errors/classes.js';
-import { HttpClient } from '../providers/shared/http-client.js';
-import type { CallOptions } from '../providers/shared/provider-adapter.js';
-import { MemoryStore } from '../stores/memory-store.js';
-import type { Store } from '../stores/store.js';
+import { RouterError } from '../errors/router-error.js';
+import type { CallOptions, CallWarning } from '../providers/shared/provider-adapter.js';
 import type { CustomRoutingStrategy } from '../strategies/custom-strategy.js';
-import type { RandomSource } from '../strategies/strategy.js';
+import type { RoutingStrategy } from '../strategies/strategy.js';
 import type {
   ChatCompletion,
   ChatCompletionRequest,
@@ -19,42 +18,31 @@ import type {
   DeploymentEntry,
   EmbeddingRequest,
   EmbeddingResponse,
+  Endpoint,
   HiddenParams,
   ImageGenerationRequest,
   ImageGenerationResponse,
+  ModelGroup,
   RouterRequestFields,
   TextCompletion,
   TextCompletionRequest,
   Usage,
   WithHiddenParams,
 } from '../types/index.js';
-import { CallChain } from './call-chain.js';
-import type { CallContext, Routed } from './call-context.js';
-import { CallObserver } from './call-observer.js';
+import type { Call, Routed } from './call.js';
 import { ChatCompletionStream } from './chat-stream.js';
-import type { ModelGroup } from './deployment-registry.js';
-import type { Endpoint } from './endpoint.js';
-import { Executor } from './executor.js';
-import { GroupRunner } from './group-runner.js';
+import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
+import type { OpenedStream } from './executor.js';
 import { withHiddenParams } from './hidden-params.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
 import { noDeploymentsError } from './no-deployments.js';
 import { providerBody } from './request-fields.js';
+import { buildRouterConfig, type ConfigHooks, type RouterConfig } from './router-config.js';
 import type { RouterEvents } from './router-events.js';
-import { buildRouterState, type RouterState } from './router-state.js';
+import { type RouterDependencies, RouterRuntime } from './runtime.js';
 import { type RequestKind, validateRequest } from './validate-request.js';
 
-/** What the router takes from its environment; tests pass a seeded `random` and a fake `now`. */
-export interface RouterDependencies {
-  /** Uniform random numbers in [0, 1) for weighted selection and backoff jitter. @default Math.random */
-  random?: RandomSource;
-  /** Where `os.environ/NAME` references and provider key variables are read. @default process.env */
-  env?: NodeJS.ProcessEnv;
-  /** Milliseconds clock. @default Date.now */
-  now?: () => number;
-  /** Where shared state (cooldowns) lives. @default a new MemoryStore */
-  store?: Store;
-}
+export type { RouterDependencies };
 
 /** Per-call controls that are not part of the request body. */
 export interface CallControl {
@@ -62,13 +50,20 @@ export interface CallControl {
   signal?: AbortSignal;
 }
 
+/**
+ * The result type of a chat call: a stream when `stream: true`, a completion when `stream` is false or
+ * not set (so a request typed `ChatCompletionRequest` gets a completion), either when it is a `boolean`.
+ */
+export type ChatResult<R extends ChatCompletionRequest> = R extends { stream: true }
+  ? ChatCompletionStream
+  : R extends { stream: false }
+    ? WithHiddenParams<ChatCompletion>
+    : R extends { stream: boolean }
+      ? WithHiddenParams<ChatCompletion> | ChatCompletionStream
+      : WithHiddenParams<ChatCompletion>;
+
 type RoutableRequest = { model: string; [key: string]: unknown } & RouterRequestFields;
-type Attempt<B, T> = (
-  endpoint: Endpoint,
-  body: B,
-  options: CallOptions,
-  mock: string | undefined,
-) => Promise<T>;
+type Run<B, T> = (endpoint: Endpoint, body: B, options: CallOptions, mock: string | undefined) => Promise<T>;
 
 /**
  * One OpenAI-style API over a pool of deployments. Deployments sharing a `model_name` form a group;
@@ -88,17 +83,10 @@ type Attempt<B, T> = (
  * @throws ConfigError at construction when the model list or settings are invalid.
  */
 export class Router extends EventEmitter<RouterEvents> {
-  /** The deployments as given, each with `model_info.id` set: what custom strategies return. */
-  readonly modelList: readonly DeploymentEntry[];
-  readonly #deps: Required<RouterDependencies>;
-  readonly #http = new HttpClient();
-  readonly #executor = new Executor(this.#http);
-  readonly #observer = new CallObserver(this, []);
-  readonly #tracker: CooldownTracker;
-  readonly #chain: CallChain;
-  readonly #deploymentsInput: readonly DeploymentConfig[];
-  #rawSettings: RouterSettings;
-  #state!: RouterState;
+  readonly #runtime: RouterRuntime;
+  readonly #ownsStore: boolean;
+  readonly #hooks: ConfigHooks;
+  #config: RouterConfig;
   #closed = false;
 
   constructor(
@@ -107,108 +95,106 @@ export class Router extends EventEmitter<RouterEvents> {
     deps: RouterDependencies = {},
   ) {
     super();
-    this.#deps = {
-      random: deps.random ?? Math.random,
-      env: deps.env ?? process.env,
-      now: deps.now ?? Date.now,
-      store: deps.store ?? new MemoryStore(),
+    // the runtime is sized by settings it reads once (pool size); a bad value fails here, like any other
+    const initial = parseSettings(settings, deps.env ?? process.env);
+    this.#runtime = new RouterRuntime(deps, { connections: initial.max_connections_per_origin }, this);
+    this.#ownsStore = deps.store === undefined;
+    this.#hooks = {
+      noDeployments: (config, group, request) => this.#noDeployments(config, group, request),
+      onFallback: (from, to, error) => this.#emitSafely('fallback', { from, to, error }),
     };
-    this.#deploymentsInput = modelList;
-    this.#rawSettings = settings;
-    this.#tracker = new CooldownTracker({
-      store: this.#deps.store,
-      onCooldown: (event) => this.#emitSafely('cooldown', event),
-    });
-    this.#chain = new CallChain({
-      runner: new GroupRunner({
-        strategy: () => this.#state.strategy,
-        config: () => this.#state.runner,
-        limiter: () => this.#state.limiter,
-        tracker: this.#tracker,
-        observer: this.#observer,
-        now: this.#deps.now,
-        random: this.#deps.random,
-        noDeployments: (group, request) => this.#noDeployments(group, request),
-      }),
-      registry: () => this.#state.registry,
-      fallbacks: () => ({ ...this.#state.settings, maxFallbacks: this.#state.settings.max_fallbacks }),
-      admits: (group, request) =>
-        this.#state.settings.enable_pre_call_checks ? preCallChecks(group, request) : undefined,
-      emitter: this,
-    });
-    this.#apply(settings);
-    this.modelList = this.#state.modelList;
+    this.#config = this.#build(modelList, settings);
+    this.#runtime.listen(() => this.#config.cooldown);
   }
 
-  #apply(raw: RouterSettings): void {
-    const state = buildRouterState(this.#deploymentsInput, raw, this.#deps);
-    this.#tracker.configure(state.cooldown);
-    this.#observer.setCallbacks(state.settings.callbacks as never);
-    this.#state = state;
+  #build(deployments: readonly DeploymentConfig[], raw: RouterSettings): RouterConfig {
+    const config = buildRouterConfig(deployments, raw, this.#runtime, this.#hooks);
+    this.#runtime.observer.setCallbacks(config.settings.callbacks as never);
+    return config;
+  }
+
+  /** The deployments in force, each with `model_info.id` set: what custom strategies return. */
+  get modelList(): readonly DeploymentEntry[] {
+    return this.#config.modelList;
   }
 
   /** The settings in force, defaults filled in. */
   get settings(): Readonly<ResolvedSettings> {
-    return this.#state.settings;
+    return this.#config.settings;
   }
 
   /**
    * Changes settings at runtime (validated like the constructor's; a bad value throws and changes
-   * nothing). Keys not given keep their values. Cooldowns in force are kept.
+   * nothing). Keys not given keep their values. Calls in flight finish on the settings they started
+   * with; cooldowns, in-flight counts and what strategies learned carry over.
    */
   updateSettings(partial: RouterSettings): void {
-    const merged = { ...this.#rawSettings, ...partial };
-    this.#apply(merged);
-    this.#rawSettings = merged;
+    this.#config = this.#build(this.#config.deployments, { ...this.#config.raw, ...partial });
   }
 
-  /** Replaces the routing strategy with a user's strategy object (CONTRACT 2.6). */
-  setCustomRoutingStrategy(strategy: CustomRoutingStrategy): void {
-    this.updateSettings({ routing_strategy: strategy });
+  /** Replaces the routing strategy with a `RoutingStrategy` or a custom strategy object (CONTRACT 2.6). */
+  setCustomRoutingStrategy(strategy: CustomRoutingStrategy | RoutingStrategy): void {
+    this.updateSettings({ routing_strategy: strategy as never });
+  }
+
+  /**
+   * Adds a deployment at runtime (validated like the constructor's model list) and returns its entry
+   * with `model_info.id` set. A deployment whose `model_id` is already listed is a ConfigError.
+   */
+  addDeployment(deployment: DeploymentConfig): DeploymentEntry {
+    const config = this.#build([...this.#config.deployments, deployment], this.#config.raw);
+    const entry = config.modelList[config.modelList.length - 1]!;
+    if (this.#config.registry.byId(entry.model_info.id)) {
+      throw new ConfigError('model list', [
+        `a deployment with model_id \`${entry.model_info.id}\` is already listed`,
+      ]);
+    }
+    this.#config = config;
+    return entry;
+  }
+
+  /**
+   * Removes the deployment with this `model_id`; returns false when there is none. Calls already on it
+   * finish there. Fallbacks that name a group left empty fail like any unknown group (ConfigError).
+   */
+  deleteDeployment(modelId: string): boolean {
+    const index = this.#config.modelList.findIndex((e) => e.model_info.id === modelId);
+    if (index === -1) return false;
+    const remaining = this.#config.deployments.filter((_, i) => i !== index);
+    this.#config = this.#build(remaining, this.#config.raw);
+    return true;
+  }
+
+  /** Every deployment's live state: ok, cooling (until when) or half-open; calls in flight; this minute's error rate. */
+  getDeployments(): DeploymentHealth[] {
+    const { tracker, limiter, now } = this.#runtime;
+    return this.#config.modelList.map((entry) =>
+      deploymentHealth(entry, this.#config.registry.byId(entry.model_info.id), tracker, limiter, now()),
+    );
   }
 
   /** A chat completion, or with `stream: true` an async iterable of chunks. */
-  acompletion(
-    request: ChatCompletionRequest & { stream: true },
-    control?: CallControl,
-  ): Promise<ChatCompletionStream>;
-  acompletion(
-    request: ChatCompletionRequest & { stream?: false | undefined },
-    control?: CallControl,
-  ): Promise<WithHiddenParams<ChatCompletion>>;
-  acompletion(
-    request: ChatCompletionRequest,
-    control?: CallControl,
-  ): Promise<WithHiddenParams<ChatCompletion> | ChatCompletionStream>;
-  acompletion(request: ChatCompletionRequest, control?: CallControl) {
-    return this.#chat(request, control, true);
+  acompletion<R extends ChatCompletionRequest>(request: R, control?: CallControl): Promise<ChatResult<R>> {
+    return this.#chat(request, control, true) as Promise<ChatResult<R>>;
   }
 
   /** Same as `acompletion` (every call is async here) except that weighted failover does not apply. */
-  completion(
-    request: ChatCompletionRequest & { stream: true },
-    control?: CallControl,
-  ): Promise<ChatCompletionStream>;
-  completion(
-    request: ChatCompletionRequest & { stream?: false | undefined },
-    control?: CallControl,
-  ): Promise<WithHiddenParams<ChatCompletion>>;
-  completion(
-    request: ChatCompletionRequest,
-    control?: CallControl,
-  ): Promise<WithHiddenParams<ChatCompletion> | ChatCompletionStream>;
-  completion(request: ChatCompletionRequest, control?: CallControl) {
-    return this.#chat(request, control, false);
+  completion<R extends ChatCompletionRequest>(request: R, control?: CallControl): Promise<ChatResult<R>> {
+    return this.#chat(request, control, false) as Promise<ChatResult<R>>;
   }
 
   /** Embeddings for `input`. */
   aembedding(request: EmbeddingRequest, control?: CallControl): Promise<WithHiddenParams<EmbeddingResponse>> {
-    return this.#json('embedding', request, control, true, (e, b, o) => this.#executor.embedding(e, b, o));
+    return this.#json('embedding', request, control, true, (e, b, o) =>
+      this.#runtime.executor.embedding(e, b, o),
+    );
   }
 
   /** Same as `aembedding`, without weighted failover. */
   embedding(request: EmbeddingRequest, control?: CallControl): Promise<WithHiddenParams<EmbeddingResponse>> {
-    return this.#json('embedding', request, control, false, (e, b, o) => this.#executor.embedding(e, b, o));
+    return this.#json('embedding', request, control, false, (e, b, o) =>
+      this.#runtime.executor.embedding(e, b, o),
+    );
   }
 
   /** A legacy `/v1/completions` text completion. */
@@ -217,7 +203,7 @@ export class Router extends EventEmitter<RouterEvents> {
     control?: CallControl,
   ): Promise<WithHiddenParams<TextCompletion>> {
     return this.#json('textCompletion', request, control, true, (e, b, o, m) =>
-      this.#executor.textCompletion(e, b, o, m),
+      this.#runtime.executor.textCompletion(e, b, o, m),
     );
   }
 
@@ -227,7 +213,7 @@ export class Router extends EventEmitter<RouterEvents> {
     control?: CallControl,
   ): Promise<WithHiddenParams<TextCompletion>> {
     return this.#json('textCompletion', request, control, false, (e, b, o, m) =>
-      this.#executor.textCompletion(e, b, o, m),
+      this.#runtime.executor.textCompletion(e, b, o, m),
     );
   }
 
@@ -237,7 +223,7 @@ export class Router extends EventEmitter<RouterEvents> {
     control?: CallControl,
   ): Promise<WithHiddenParams<ImageGenerationResponse>> {
     return this.#json('imageGeneration', request, control, true, (e, b, o) =>
-      this.#executor.imageGeneration(e, b, o),
+      this.#runtime.executor.imageGeneration(e, b, o),
     );
   }
 
@@ -247,20 +233,26 @@ export class Router extends EventEmitter<RouterEvents> {
     control?: CallControl,
   ): Promise<WithHiddenParams<ImageGenerationResponse>> {
     return this.#json('imageGeneration', request, control, false, (e, b, o) =>
-      this.#executor.imageGeneration(e, b, o),
+      this.#runtime.executor.imageGeneration(e, b, o),
     );
   }
 
   /** One entry per model group: providers, mode, reasoning support, context window and prices. */
   getModelGroupInfo(): ModelGroupInfo[] {
-    return [...this.#state.registry.groups()].map(modelGroupInfo);
+    return [...this.#config.registry.groups()].map(modelGroupInfo);
   }
 
-  /** Releases every connection pool and timer. Calls made after it fail. */
+  /** Releases every connection pool, cache and timer (and the store, when the router made it). Calls made after it fail. */
   async close(): Promise<void> {
     this.#closed = true;
-    await this.#http.close();
-    await this.#deps.store.close?.();
+    await this.#runtime.close(this.#ownsStore);
+  }
+
+  /** A summary without credentials: `util.inspect(router)` never shows a key. */
+  [inspect.custom](): string {
+    const groups = [...this.#config.registry.groups()].map((g) => `${g.name} (${g.endpoints.length})`);
+    const strategy = this.#config.settings.routing_strategy;
+    return `Router { groups: [${groups.join(', ')}], routing_strategy: ${typeof strategy === 'string' ? strategy : 'custom'} }`;
   }
 
   async #chat(
@@ -269,16 +261,17 @@ export class Router extends EventEmitter<RouterEvents> {
     asyncEntry: boolean,
   ): Promise<WithHiddenParams<ChatCompletion> | ChatCompletionStream> {
     validateRequest('chat', request);
+    const { executor } = this.#runtime;
     if (request.stream) {
-      const routed = await this.#route(request, control, { stream: true, asyncEntry }, (e, b, o, m) =>
-        this.#executor.chatStream(e, b, o, m),
+      const routed = await this.#route(request, control, true, asyncEntry, (e, b, o, m) =>
+        executor.chatStream(e, b, o, m),
       );
-      return this.#streamResult(routed, request);
+      return this.#streamResult(routed, control?.signal);
     }
-    const routed = await this.#route(request, control, { stream: false, asyncEntry }, (e, b, o, m) =>
-      this.#executor.chat(e, b, o, m),
+    const routed = await this.#route(request, control, false, asyncEntry, (e, b, o, m) =>
+      executor.chat(e, b, o, m),
     );
-    return this.#result(routed, request, routed.result.usage);
+    return this.#result(routed, routed.result.usage);
   }
 
   async #json<B extends RoutableRequest, T extends object>(
@@ -286,70 +279,95 @@ export class Router extends EventEmitter<RouterEvents> {
     request: B,
     control: CallControl | undefined,
     asyncEntry: boolean,
-    attempt: Attempt<B, T>,
+    run: Run<B, T>,
   ): Promise<WithHiddenParams<T>> {
     validateRequest(kind, request);
-    const routed = await this.#route(request, control, { stream: false, asyncEntry }, attempt);
-    return this.#result(routed, request, (routed.result as { usage?: Partial<Usage> }).usage);
+    const routed = await this.#route(request, control, false, asyncEntry, run);
+    return this.#result(routed, (routed.result as { usage?: Partial<Usage> }).usage);
   }
 
-  #route<B extends RoutableRequest, T>(
+  async #route<B extends RoutableRequest, T>(
     request: B,
     control: CallControl | undefined,
-    options: { stream: boolean; asyncEntry: boolean },
-    attempt: Attempt<B, T>,
+    stream: boolean,
+    asyncEntry: boolean,
+    run: Run<B, T>,
   ): Promise<Routed<T>> {
-    if (this.#closed) return Promise.reject(new Error('Router is closed'));
-    const group = this.#groupOf(request.model);
+    if (this.#closed) throw new Error('Router is closed');
+    const config = this.#config;
+    const { settings } = config;
+    const group = this.#groupOf(config, request.model);
     const body = providerBody(request);
     const timeoutMs = request.timeout === undefined ? undefined : request.timeout * 1000;
-    const dropParams = request.drop_params ?? this.#state.settings.drop_params;
+    const dropParams = request.drop_params ?? settings.drop_params;
     const signal = control?.signal;
-    const ctx: CallContext<T> = {
+    const runtime = this.#runtime;
+    const budgetMs =
+      timeoutMs ?? (stream ? (settings.stream_timeout ?? settings.timeout) : settings.timeout) * 1000;
+    const onWarning = (warning: CallWarning) => this.#warn(warning);
+    const call: Call<T> = {
       model: request.model,
       request,
-      stream: options.stream,
+      stream,
       signal,
-      asyncEntry: options.asyncEntry,
+      asyncEntry,
       numRetries: request.num_retries,
-      timeoutMs,
-      attempts: 0,
-      failures: [],
-      excluded: undefined,
-      attempt: (endpoint) =>
-        attempt(
+      deadline: runtime.now() + budgetMs,
+      run: (endpoint) =>
+        run(
           endpoint,
           body,
           {
             timeoutMs: timeoutMs ?? endpoint.timeoutMs,
             streamTimeoutMs: timeoutMs ?? endpoint.streamTimeoutMs,
+            firstTokenTimeoutMs: endpoint.firstTokenTimeoutMs,
+            streamTotalTimeoutMs: endpoint.streamTotalTimeoutMs,
+            maxResponseBytes: settings.max_response_bytes,
             signal,
             dropParams,
+            runtime: runtime.providers,
+            onWarning,
           },
           request.mock_response ?? endpoint.deployment.params.mock_response,
         ),
+      attempts: 0,
+      failures: [],
+      excluded: undefined,
+      timedOut: undefined,
+      group,
+      tier: group.tiers[0]!,
+      admits: undefined,
+      strategy: undefined,
+      backoff: undefined,
+      endpoint: undefined,
     };
-    return this.#chain.run(group, ctx);
+    const handler = Array.isArray(request.fallbacks) ? config.handlerWithFallbacks : config.handler;
+    try {
+      return await handler(call);
+    } catch (err) {
+      if (RouterError.isInstance(err) && err.attempts.length === 0)
+        err.attempts = call.failures.filter((f) => f !== err);
+      throw err;
+    }
   }
 
-  #groupOf(model: string): ModelGroup {
-    const group = this.#state.registry.group(model);
+  #groupOf(config: RouterConfig, model: string): ModelGroup {
+    const group = config.registry.group(model);
     if (group) return group;
-    const names = this.#state.registry.groupNames();
+    const names = config.registry.groupNames();
     const listed = names.length > 0 ? ` Model groups: ${names.slice(0, 20).join(', ')}.` : '';
     throw new BadRequestError(
       `Unknown model \`${model}\`${didYouMean(model, names)}.${listed}` +
-        (this.#state.settings.pass_through_all_models ? '' : ' (pass_through_all_models is off)'),
+        (config.settings.pass_through_all_models ? '' : ' (pass_through_all_models is off)'),
       { model },
     );
   }
 
-  #noDeployments(group: ModelGroup, request: Readonly<Record<string, unknown>>) {
-    const ids = group.endpoints.map((e) => e.deployment.id);
+  #noDeployments(config: RouterConfig, group: ModelGroup, request: Readonly<Record<string, unknown>>) {
     return noDeploymentsError(
       group.name,
-      this.#tracker.secondsUntilAvailable(ids, this.#deps.now()),
-      this.#state.settings.enable_pre_call_checks,
+      this.#runtime.tracker.secondsUntilAvailable(group.ids, this.#runtime.now()),
+      config.settings.enable_pre_call_checks,
       requestedRegion(request),
     );
   }
@@ -367,49 +385,54 @@ export class Router extends EventEmitter<RouterEvents> {
     };
   }
 
-  #result<T extends object>(
-    routed: Routed<T>,
-    request: Readonly<Record<string, unknown>>,
-    usage: Partial<Usage> | undefined,
-  ): WithHiddenParams<T> {
+  #result<T extends object>(routed: Routed<T>, usage: Partial<Usage> | undefined): WithHiddenParams<T> {
     const cost = responseCost(routed.endpoint.deployment, usage);
     const result = withHiddenParams(routed.result, this.#hiddenParams(routed, cost));
-    this.#observer.succeeded(
-      { request, endpoint: routed.endpoint, stream: false, startMs: routed.startMs, endMs: this.#deps.now() },
-      result,
-      cost,
-      routed.attempts,
-    );
+    routed.settle({ usage, response: result, cost });
     return result;
   }
 
-  #streamResult(
-    routed: Routed<Awaited<ReturnType<Executor['chatStream']>>>,
-    request: ChatCompletionRequest,
-  ): ChatCompletionStream {
-    const { endpoint, startMs } = routed;
-    const record = { request, endpoint, stream: true, startMs, endMs: 0 };
-    const stream: ChatCompletionStream = new ChatCompletionStream(routed.result, {
+  /**
+   * Wraps an opened stream. Its attempt settles when the stream ends, fails, or the caller stops; a
+   * stream the caller drops without reading settles when it is garbage-collected (its connection is
+   * closed then, and its slot freed), and meanwhile its deadlines still close the connection.
+   */
+  #streamResult(routed: Routed<OpenedStream>, signal: AbortSignal | undefined): ChatCompletionStream {
+    const { endpoint } = routed;
+    const opened = routed.result;
+    const stream: ChatCompletionStream = new ChatCompletionStream(opened, {
       onEnd: (usage) => {
         const cost = responseCost(endpoint.deployment, usage);
         stream._hidden_params.response_cost = cost;
-        record.endMs = this.#deps.now();
-        this.#observer.succeeded(record, null, cost, routed.attempts);
+        routed.settle({ usage, cost, response: null });
       },
       onError: (error) => {
-        record.endMs = this.#deps.now();
-        routed.settle(error);
-        this.#observer.failed(record, error);
+        // the caller's abort is the caller's: it never counts against the deployment
+        routed.settle(signal?.aborted ? { aborted: true } : { error });
       },
-      onClose: () => routed.settle(),
+      onClose: () => {
+        this.#runtime.unwatch(stream);
+        routed.settle({ aborted: true });
+      },
+    });
+    this.#runtime.watch(stream, () => {
+      opened.rest.return?.();
+      routed.settle({ aborted: true });
     });
     return withHiddenParams(stream, this.#hiddenParams(routed, 0)) as ChatCompletionStream;
   }
 
-  #emitSafely(name: 'cooldown', event: Parameters<RouterEvents['cooldown']>[0]): void {
+  #warn(warning: CallWarning): void {
+    this.#emitSafely('warning', warning);
+  }
+
+  #emitSafely<E extends 'cooldown' | 'fallback' | 'warning'>(
+    name: E,
+    event: Parameters<RouterEvents[E]>[0],
+  ): void {
     if (this.listenerCount(name) === 0) return;
     try {
-      this.emit(name, event);
+      (this.emit as (n: string, e: unknown) => boolean)(name, event);
     } catch {
       // a listener's failure never changes a call
     }

@@ -1,3 +1,4 @@
+import type { Store } from '../stores/store.js';
 import type { Deployment } from '../types/index.js';
 
 /** What a strategy may look at to choose. */
@@ -11,24 +12,48 @@ export interface SelectionContext {
 /** What happened on a deployment, for strategies that learn (latency, usage). */
 export interface CallOutcome {
   readonly deployment: Deployment;
+  /** The model group the call was routed in. */
+  readonly model: string;
   readonly ok: boolean;
+  /** Start of the attempt to its end (for streams: to the stream's end). */
   readonly latencyMs: number;
-  readonly totalTokens?: number;
+  /** Start of the attempt to its result or first chunk. */
+  readonly timeToFirstTokenMs?: number | undefined;
+  readonly stream: boolean;
+  readonly totalTokens?: number | undefined;
 }
 
 /**
  * Chooses one deployment among healthy candidates. Pure with respect to the router: a strategy holds
- * no reference back to it; its random source and clock are passed in. Implement this to add one.
+ * no reference back to it; its random source, clock and store are passed in. Implement this to add
+ * one, and run `strategyContract` from `@svc/router/testing` against it.
  */
 export interface RoutingStrategy {
   readonly name: string;
+  /** One of `candidates` (the same object), or undefined to choose none. May answer with a Promise. */
   select(
     candidates: readonly Deployment[],
     context: SelectionContext,
   ): Deployment | undefined | Promise<Deployment | undefined>;
-  /** Told of every finished attempt (optional). */
+  /** Told of every finished attempt routed by it (optional). */
   onOutcome?(outcome: CallOutcome): void;
 }
 
 /** A source of uniform random numbers in [0, 1). */
 export type RandomSource = () => number;
+
+/** What a strategy is built with: the router's runtime pieces, never the router itself. */
+export interface StrategyDeps {
+  random: RandomSource;
+  now: () => number;
+  /** Where state shared across router processes lives (usage counters, latency windows). */
+  store: Store;
+  /** Calls in flight on a deployment in this process. */
+  inFlight(id: string): number;
+}
+
+/** `routing_strategy_args` as written in settings. */
+export type StrategyArgs = Readonly<Record<string, unknown>>;
+
+/** Builds a strategy by name: one entry of the strategy table. */
+export type StrategyFactory = (deps: StrategyDeps, args: StrategyArgs) => RoutingStrategy;

@@ -4,4 +4,5 @@ export type * from './embedding.js';
 export type * from './hidden-params.js';
 export type * from './image.js';
 export { PROVIDER_PREFIXES, type ProviderName } from './provider.js';
+export type * from './routing.js';
 export type * from './text-completion.js';

@@ -45,20 +45,36 @@ describe('prompt tokens', () => {
 
 describe('concurrency limiter', () => {
   it('refuses a slot beyond the limit and frees it on release', () => {
-    const limiter = new ConcurrencyLimiter(new Map([['a', 1]]));
-    expect(limiter.tryAcquire('a')).toBe(true);
-    expect(limiter.tryAcquire('a')).toBe(false);
+    const limiter = new ConcurrencyLimiter();
+    expect(limiter.tryAcquire('a', 1)).toBe(true);
+    expect(limiter.tryAcquire('a', 1)).toBe(false);
     limiter.release('a');
-    expect(limiter.tryAcquire('a')).toBe(true);
+    expect(limiter.tryAcquire('a', 1)).toBe(true);
   });
 
-  it('wakes a waiter when a slot frees, and times out with RateLimitError otherwise', async () => {
-    const limiter = new ConcurrencyLimiter(new Map([['a', 1]]));
-    limiter.tryAcquire('a');
-    const waiting = limiter.waitForRoom('m', 1000, undefined);
+  it('counts calls in flight on deployments without a limit too', () => {
+    const limiter = new ConcurrencyLimiter();
+    limiter.tryAcquire('b', undefined);
+    limiter.tryAcquire('b', undefined);
+    expect(limiter.inFlight('b')).toBe(2);
+    limiter.release('b');
+    expect(limiter.inFlight('b')).toBe(1);
+  });
+
+  it('wakes a waiter when a slot frees, and fails with RateLimitError at the deadline otherwise', async () => {
+    const limiter = new ConcurrencyLimiter();
+    limiter.tryAcquire('a', 1);
+    const waiting = limiter.waitForRoom('m', Date.now() + 1000, Date.now(), undefined);
     limiter.release('a');
     await expect(waiting).resolves.toBeUndefined();
-    limiter.tryAcquire('a');
-    await expect(limiter.waitForRoom('m', 20, undefined)).rejects.toBeInstanceOf(RateLimitError);
+    limiter.tryAcquire('a', 1);
+    await expect(limiter.waitForRoom('m', Date.now() + 20, Date.now(), undefined)).rejects.toBeInstanceOf(
+      RateLimitError,
+    );
+  });
+
+  it('fails at once when the deadline has passed', async () => {
+    const limiter = new ConcurrencyLimiter();
+    await expect(limiter.waitForRoom('m', 100, 200, undefined)).rejects.toBeInstanceOf(RateLimitError);
   });
 });

@@ -53,12 +53,14 @@ describe('retries', () => {
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('retries a generic error at once', async () => {
+  it('waits a short jittered backoff before retrying a 5xx on the same deployment', async () => {
     mock.setBehavior('/a', { status: 500, failTimes: 1 });
-    const { router } = recordingRouter([deployment(mock, 'a')]);
-    expect(await elapsed(() => ask(router))).toBeLessThan(100);
+    const { router } = recordingRouter([deployment(mock, 'a')]); // random 0: the shortest step, 25 ms
+    const ms = await elapsed(() => ask(router));
     await router.close();
     expect(mock.hits('/a/')).toBe(2);
+    expect(ms).toBeGreaterThanOrEqual(24);
+    expect(ms).toBeLessThan(1000);
   });
 
   it('backs off before retrying a rate limit on the same deployment, honouring retry-after', async () => {

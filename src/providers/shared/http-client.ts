@@ -27,6 +27,9 @@ export function splitUrl(url: string): { origin: string; path: string } {
  * `close()`.
  */
 export class HttpClient {
+  /** `connections`: the most open connections per origin; further requests queue. @default 256 */
+  constructor(private readonly options: { connections?: number } = {}) {}
+
   readonly #pools = new Map<string, Pool>();
   // URLs repeat (one per deployment and operation): split each once
   readonly #routes = new Map<string, { pool: Pool; path: string }>();
@@ -37,7 +40,11 @@ export class HttpClient {
     let pool = this.#pools.get(origin);
     if (!pool) {
       if (this.#closed) throw new Error('HttpClient is closed');
-      pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+      pool = new Pool(origin, {
+        connections: this.options.connections ?? 256,
+        keepAliveTimeout: 30_000,
+        keepAliveMaxTimeout: 600_000,
+      });
       this.#pools.set(origin, pool);
     }
     return pool;

@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { InternalServerError, TimeoutError } from '../../errors/classes.js';
 import { type ErrorContext, errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
-import type { RouterError } from '../../errors/router-error.js';
+import { requestFault } from '../../errors/request-fault.js';
+import { RouterError } from '../../errors/router-error.js';
 import { CallTimer } from './call-timer.js';
 import { errorContextOf } from './error-context.js';
 import type { HttpClient, WireRequest } from './http-client.js';
@@ -41,6 +42,32 @@ function failureOf(
     });
   }
   return errorFromNetwork(err, contextOf(target), what);
+}
+
+/**
+ * Builds the wire request. A request that cannot be serialised (a cycle, a BigInt, nesting too deep, a
+ * throwing `toJSON`) is the request's own fault: it becomes a `requestFault` BadRequestError, which the
+ * router never counts against a deployment. Checked only when building failed, so it costs nothing.
+ */
+async function buildWire<Req>(
+  operation: {
+    build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
+  },
+  request: Req,
+  target: ProviderTarget,
+  options: CallOptions,
+): Promise<WireRequest> {
+  try {
+    return await operation.build(request, target, options);
+  } catch (err) {
+    if (RouterError.isInstance(err)) throw err;
+    try {
+      JSON.stringify(request);
+    } catch (cause) {
+      throw requestFault('the request', cause);
+    }
+    throw err;
+  }
 }
 
 /** The most of an error body that is read: enough for any provider's message, bounded whatever is sent. */
@@ -101,7 +128,7 @@ export async function invokeJson<Req, Res>(
   target: ProviderTarget,
   options: CallOptions,
 ): Promise<Res> {
-  const wire = await operation.build(request, target, options);
+  const wire = await buildWire(operation, request, target, options);
   const timer = new CallTimer(options.timeoutMs, options.signal);
   try {
     const response = await send(http, adapter, wire, target, options, timer);
@@ -168,7 +195,7 @@ export async function invokeStream<Req, Chunk>(
   target: ProviderTarget,
   options: CallOptions,
 ): Promise<AsyncIterable<Chunk>> {
-  const wire = await operation.build(request, target, options);
+  const wire = await buildWire(operation, request, target, options);
   const timer = new CallTimer(options.timeoutMs, options.signal);
   let response: Dispatcher.ResponseData;
   try {

@@ -1,0 +1,83 @@
+import type { RouterError } from '../errors/router-error.js';
+import type { RoutingStrategy } from '../strategies/strategy.js';
+import type { Endpoint, ModelGroup, Tier, Usage } from '../types/index.js';
+
+/** The pre-call checks of one call on one group: which endpoints may serve it. */
+export type Admits = (endpoint: Endpoint) => boolean;
+
+/** One call as it moves through the layers. Layers set the cursor fields (`group`, `tier`, `endpoint`). */
+export interface Call<T> {
+  /** The model the caller asked for. */
+  readonly model: string;
+  /** The caller's request as given (router fields included). */
+  readonly request: Readonly<Record<string, unknown>>;
+  readonly stream: boolean;
+  readonly signal: AbortSignal | undefined;
+  /** Called through an `a*` method: weighted failover applies only there. */
+  readonly asyncEntry: boolean;
+  /** The request's own `num_retries`, overriding the router's. */
+  readonly numRetries: number | undefined;
+  /** When every wait of this call (backoff, Retry-After, a free slot) must be over, on the router's clock. */
+  readonly deadline: number;
+  /** Runs one attempt on one endpoint (the executor). */
+  readonly run: (endpoint: Endpoint) => Promise<T>;
+  /** Upstream attempts made so far. */
+  attempts: number;
+  /** Every failed attempt's error, oldest first. */
+  readonly failures: RouterError[];
+  /** Deployments that failed this call (`metadata._failover_excluded_ids`). */
+  excluded: Set<string> | undefined;
+  /** Deployments that timed out this call: never tried again by it. */
+  timedOut: Set<string> | undefined;
+  /** The group being tried (the requested one, then fallbacks). */
+  group: ModelGroup;
+  tier: Tier;
+  /** Pre-call checks for the current group, when on. */
+  admits: Admits | undefined;
+  /** The strategy choosing in the current group. */
+  strategy: RoutingStrategy | undefined;
+  /** Set by the retry layer: wait this long first if the next pick is this same deployment. */
+  backoff: { id: string; waitMs: number; error: RouterError } | undefined;
+  /** The endpoint chosen for the current attempt. */
+  endpoint: Endpoint | undefined;
+}
+
+/** How an attempt that produced a result ended, told once (for streams: when the stream ends). */
+export interface Settlement {
+  /** The stream failed after it opened. */
+  error?: RouterError | undefined;
+  /** The caller aborted or left early: says nothing about the deployment. */
+  aborted?: boolean;
+  usage?: Partial<Usage> | undefined;
+  /** The result given to the caller, for logger callbacks. */
+  response?: unknown;
+  /** `response_cost` of the call. */
+  cost?: number;
+}
+
+/** The result of a routed call and the endpoint that produced it. */
+export interface Routed<T> {
+  result: T;
+  endpoint: Endpoint;
+  /** Upstream attempts made, 1 when the first one served. */
+  attempts: number;
+  /** When the serving attempt started (ms). */
+  startMs: number;
+  /** When its result (for streams: its first chunk) arrived (ms). */
+  firstMs: number;
+  /** Reports how the attempt ended (frees its slot, feeds cooldowns, strategies and events). Once. */
+  settle(settlement: Settlement): void;
+}
+
+/** Runs a call from some layer down. */
+export type Handler = <T>(call: Call<T>) => Promise<Routed<T>>;
+
+/** Wraps the rest of the call path: each concern is one layer (`(next) => handler`), composed once per config. */
+export type Layer = (next: Handler) => Handler;
+
+/** Composes layers outermost first: `compose([a, b], end)` is `a(b(end))`. */
+export function compose(layers: readonly Layer[], end: Handler): Handler {
+  let handler = end;
+  for (let i = layers.length - 1; i >= 0; i--) handler = layers[i]!(handler);
+  return handler;
+}

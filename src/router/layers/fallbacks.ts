@@ -1,0 +1,63 @@
+import { ContentPolicyViolationError } from '../../errors/classes.js';
+import { isRequestFault } from '../../errors/request-fault.js';
+import { RouterError } from '../../errors/router-error.js';
+import { type FallbackSettings, fallbacksFor } from '../../policies/fallback-policy.js';
+import type { ModelGroup } from '../../types/index.js';
+import type { Call, Handler, Layer, Routed } from '../call.js';
+
+export interface FallbacksDeps {
+  settings: FallbackSettings & { maxFallbacks: number };
+  group(name: string): ModelGroup | undefined;
+  onFallback(from: string, to: string, error: RouterError): void;
+}
+
+/**
+ * When a group fails, tries the fallback groups its error class allows (content-policy refusals only
+ * their own list; context-window errors theirs first; a request's `fallbacks` before the configured
+ * ones). Each group is tried at most once per call and at most `max_fallbacks` hops are made. Composed
+ * when some fallback list is configured, or for a call whose request names its own `fallbacks`.
+ */
+export function fallbacksLayer(deps: FallbacksDeps): Layer {
+  const { settings } = deps;
+  const stops = (err: unknown, call: Call<unknown>): boolean =>
+    Boolean(call.signal?.aborted) || !RouterError.isInstance(err) || isRequestFault(err);
+  return (next: Handler) =>
+    async <T>(call: Call<T>): Promise<Routed<T>> => {
+      let error: RouterError;
+      try {
+        return await next(call);
+      } catch (err) {
+        if (stops(err, call)) throw err;
+        error = err as RouterError;
+      }
+      const requested = call.request.fallbacks;
+      const requestFallbacks = Array.isArray(requested) ? (requested as string[]) : undefined;
+      const start = call.group.name;
+      const visited = new Set([start]);
+      const refusal = ContentPolicyViolationError.isInstance(error);
+      let from = start;
+      let hops = 0;
+      for (const name of fallbacksFor(start, error, settings, requestFallbacks)) {
+        if (hops >= settings.maxFallbacks || visited.has(name)) continue;
+        const group = deps.group(name);
+        if (!group) continue;
+        visited.add(name);
+        hops += 1;
+        deps.onFallback(from, name, error);
+        call.group = group;
+        call.tier = group.tiers[0]!;
+        call.admits = undefined;
+        call.backoff = undefined;
+        try {
+          return await next(call);
+        } catch (err) {
+          if (stops(err, call)) throw err;
+          error = err as RouterError;
+          from = name;
+          // a refusal met on a general fallback is not routed around either
+          if (!refusal && ContentPolicyViolationError.isInstance(error)) break;
+        }
+      }
+      throw error;
+    };
+}

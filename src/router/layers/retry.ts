@@ -1,0 +1,119 @@
+import pRetry, { AbortError } from 'p-retry';
+import type { CooldownTracker } from '../../cooldown/cooldown-tracker.js';
+import { NoDeploymentsAvailableError, RateLimitError, TimeoutError } from '../../errors/classes.js';
+import { isRequestFault } from '../../errors/request-fault.js';
+import { RouterError } from '../../errors/router-error.js';
+import { rateLimitBackoffMs, serverErrorBackoffMs } from '../../policies/backoff.js';
+import { maxRetries, policyKeyOf, type RetryPolicy, retriesFor } from '../../policies/retry-policy.js';
+import type { Call, Handler, Layer, Routed } from '../call.js';
+
+export interface RetryOptions {
+  numRetries: number;
+  retryPolicy: RetryPolicy | undefined;
+  /** `retry_after` in ms: the least wait before retrying a rate limit. */
+  retryAfterMs: number;
+  maxFallbacks: number;
+  /** `enable_weighted_failover` with simple-shuffle. */
+  weightedFailover: boolean;
+}
+
+export interface RetryDeps {
+  tracker: CooldownTracker;
+  now(): number;
+  random(): number;
+}
+
+/**
+ * Retries within the current tier. Each retry selects again (never a cooling deployment, preferring
+ * ones that have not failed this call). A timeout is never retried on the deployment that timed out.
+ * When the next pick lands on the deployment that just failed, it waits first: a jittered backoff
+ * after a 5xx or reset, the rate-limit backoff (honouring `retry-after`) after a 429. Every wait must
+ * fit in what is left of the call's timeout; a rate limit whose wait cannot fit fails now with its
+ * `retryAfterMs`. The first attempt runs outside p-retry, so the common call pays nothing for it.
+ */
+export function retryLayer(options: RetryOptions, deps: RetryDeps): Layer {
+  return (next: Handler) =>
+    async <T>(call: Call<T>): Promise<Routed<T>> => {
+      try {
+        return await next(call);
+      } catch (err) {
+        if (!retriable(err, call)) throw err;
+        return retry(next, call, err as RouterError, options, deps);
+      }
+    };
+}
+
+function retriable<T>(err: unknown, call: Call<T>): boolean {
+  return (
+    !call.signal?.aborted &&
+    RouterError.isInstance(err) &&
+    !isRequestFault(err) &&
+    !NoDeploymentsAvailableError.isInstance(err)
+  );
+}
+
+async function retry<T>(
+  next: Handler,
+  call: Call<T>,
+  first: RouterError,
+  options: RetryOptions,
+  deps: RetryDeps,
+): Promise<Routed<T>> {
+  const failover = options.weightedFailover && call.asyncEntry;
+  const numRetries = call.numRetries ?? options.numRetries;
+  const retries = failover ? options.maxFallbacks : maxRetries(numRetries, options.retryPolicy);
+  const used = new Map<string, number>();
+  let retryNumber = 0;
+  let last = first;
+
+  const allowed = (e: RouterError): boolean => {
+    if (failover) return e.retryable;
+    const key = policyKeyOf(e) ?? (e.retryable ? 'retryable' : 'other');
+    const count = (used.get(key) ?? 0) + 1;
+    used.set(key, count);
+    return count <= retriesFor(e, numRetries, options.retryPolicy);
+  };
+  // plans the wait for a pick of the same deployment (the select layer applies it, or fails the call
+  // with this error when a rate limit's wait cannot fit the call's budget)
+  const plan = (e: RouterError): boolean => {
+    retryNumber += 1;
+    const id = e.modelId;
+    if (!id || TimeoutError.isInstance(e)) return true;
+    const waitMs = RateLimitError.isInstance(e)
+      ? rateLimitBackoffMs(retryNumber, e.retryAfterMs, options.retryAfterMs, deps.random)
+      : serverErrorBackoffMs(retryNumber, deps.random);
+    // a deployment that is cooling (or that failover excludes) will not be picked again: no wait then
+    const pickable = deps.tracker.isAvailable(id, deps.now()) && !(failover && call.excluded?.has(id));
+    call.backoff = pickable ? { id, waitMs, error: e } : undefined;
+    return true;
+  };
+  const retryable = (e: unknown): boolean => {
+    if (!retriable(e, call)) return false;
+    const error = e as RouterError;
+    last = error;
+    return allowed(error) && plan(error);
+  };
+
+  if (retries === 0 || !retryable(first)) throw first;
+  return pRetry(
+    async () => {
+      try {
+        return await next(call);
+      } catch (err) {
+        // nothing left to pick in this tier: the last real failure says more than "no deployments"
+        if (NoDeploymentsAvailableError.isInstance(err)) throw new AbortError(last);
+        // the planned rate limit itself, rethrown by select: its wait cannot fit what is left
+        if (err === last && call.backoff === undefined && RateLimitError.isInstance(err))
+          throw new AbortError(err);
+        throw err;
+      }
+    },
+    {
+      retries: retries - 1,
+      minTimeout: 0,
+      factor: 1,
+      signal: call.signal,
+      shouldRetry: ({ error }) => retryable(error),
+    },
+  );
+}

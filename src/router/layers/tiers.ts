@@ -1,0 +1,44 @@
+import { NoDeploymentsAvailableError } from '../../errors/classes.js';
+import { isRequestFault } from '../../errors/request-fault.js';
+import type { RouterError } from '../../errors/router-error.js';
+import type { ModelGroup } from '../../types/index.js';
+import type { Call, Handler, Layer, Routed } from '../call.js';
+
+/** Whether a failure says something about the deployment (so another one may serve) rather than the request. */
+export function isDeploymentFailure(error: RouterError): boolean {
+  return error.retryable || error.status === 401 || error.status === 403 || error.status === 404;
+}
+
+export interface TiersDeps {
+  noDeployments(group: ModelGroup, request: Readonly<Record<string, unknown>>): NoDeploymentsAvailableError;
+}
+
+/**
+ * Runs a group tier by tier (`order`, lowest first): the next tier when one is exhausted or has nothing
+ * available; a failure that is the request's fault stops at once. Composed only when some group has
+ * more than one tier; otherwise the single tier is set by the group's entry.
+ */
+export function tiersLayer(deps: TiersDeps): Layer {
+  return (next: Handler) =>
+    async <T>(call: Call<T>): Promise<Routed<T>> => {
+      const { group } = call;
+      if (group.tiers.length === 1) {
+        call.tier = group.tiers[0]!;
+        return next(call);
+      }
+      let lastFailure: RouterError | undefined;
+      for (const tier of group.tiers) {
+        call.tier = tier;
+        try {
+          return await next(call);
+        } catch (err) {
+          if (call.signal?.aborted || isRequestFault(err)) throw err;
+          const error = err as RouterError;
+          if (NoDeploymentsAvailableError.isInstance(error)) continue;
+          lastFailure = error;
+          if (!isDeploymentFailure(error)) throw error;
+        }
+      }
+      throw lastFailure ?? deps.noDeployments(group, call.request);
+    };
+}

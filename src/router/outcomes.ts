@@ -1,0 +1,56 @@
+import type { RouterError } from '../errors/router-error.js';
+import type { RoutingStrategy } from '../strategies/strategy.js';
+import type { Endpoint, ModelGroup, Usage } from '../types/index.js';
+
+/** How one attempt ended. */
+export type OutcomeKind = 'success' | 'failure' | 'aborted';
+
+/**
+ * One finished attempt on one deployment. Every attempt reports exactly one (a stream when it ends),
+ * and everything that learns from attempts (cooldowns, concurrency slots, strategies, events and
+ * callbacks) listens to these and nothing else.
+ */
+export interface AttemptOutcome {
+  readonly kind: OutcomeKind;
+  readonly endpoint: Endpoint;
+  readonly group: ModelGroup;
+  /** The strategy that chose the endpoint, told through `onOutcome`. */
+  readonly strategy: RoutingStrategy | undefined;
+  /** The caller's request (router fields included), for callbacks. */
+  readonly request: Readonly<Record<string, unknown>>;
+  readonly stream: boolean;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** When the result or first chunk arrived, for successes. */
+  readonly firstMs?: number | undefined;
+  readonly error?: RouterError | undefined;
+  readonly usage?: Partial<Usage> | undefined;
+  /** Upstream attempts of the call so far. */
+  readonly attempts: number;
+  /** Deployments that failed the call so far. */
+  readonly excluded?: ReadonlySet<string> | undefined;
+  /** For the final success: the result given to the caller and its cost. */
+  readonly response?: unknown;
+  readonly cost?: number | undefined;
+}
+
+export type OutcomeListener = (outcome: AttemptOutcome) => void;
+
+/** Where attempts report; listeners run in order, and one that throws never stops the others. */
+export class OutcomeChannel {
+  readonly #listeners: OutcomeListener[] = [];
+
+  listen(listener: OutcomeListener): void {
+    this.#listeners.push(listener);
+  }
+
+  report(outcome: AttemptOutcome): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(outcome);
+      } catch {
+        // bookkeeping of one listener never breaks another's, nor the call
+      }
+    }
+  }
+}

@@ -1,0 +1,163 @@
+import type { EventEmitter } from 'eventemitter3';
+import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
+import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
+import { HttpClient } from '../providers/shared/http-client.js';
+import type { ProviderRuntime } from '../providers/shared/provider-adapter.js';
+import { MemoryStore } from '../stores/memory-store.js';
+import type { Store } from '../stores/store.js';
+import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/strategy.js';
+import { CallObserver } from './call-observer.js';
+import { Executor } from './executor.js';
+import { OutcomeChannel } from './outcomes.js';
+import type { RouterEvents } from './router-events.js';
+
+/** What the router takes from its environment; tests pass a seeded `random` and a fake `now`. */
+export interface RouterDependencies {
+  /** Uniform random numbers in [0, 1) for weighted selection and backoff jitter. @default Math.random */
+  random?: RandomSource;
+  /** Where `os.environ/NAME` references and provider key variables are read. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Milliseconds clock. @default Date.now */
+  now?: () => number;
+  /**
+   * Where state shared with other routers lives (cooldowns; later usage counters and the cache). Give
+   * several routers one store and they agree on cooldowns. @default a MemoryStore private to this router
+   */
+  store?: Store;
+}
+
+/** The settings the runtime is built with, once: later changes of these apply to new routers only. */
+export interface RuntimeSettings {
+  /** `max_connections_per_origin`. */
+  connections: number;
+}
+
+function providerRuntime(): ProviderRuntime & { clear(): void } {
+  const shared = new Map<string, unknown>();
+  return {
+    shared<T>(key: string, create: () => T): T {
+      if (!shared.has(key)) shared.set(key, create());
+      return shared.get(key) as T;
+    },
+    addSecret() {},
+    clear: () => shared.clear(),
+  };
+}
+
+/**
+ * Everything a router keeps for its whole life, built once and released by `close()`: store, clock,
+ * random source, HTTP pools, cooldown tracker, in-flight counts, strategy instances and provider auth
+ * caches. Settings changes swap the router's config; they never rebuild this, so counts, cooldowns and
+ * what strategies learned carry over.
+ */
+export class RouterRuntime {
+  readonly random: RandomSource;
+  readonly now: () => number;
+  readonly env: NodeJS.ProcessEnv;
+  readonly store: Store;
+  readonly http: HttpClient;
+  readonly executor: Executor;
+  readonly tracker: CooldownTracker;
+  readonly limiter = new ConcurrencyLimiter();
+  readonly outcomes = new OutcomeChannel();
+  readonly observer: CallObserver;
+  readonly providers = providerRuntime();
+  readonly #strategies = new Map<string, RoutingStrategy>();
+  // streams returned but dropped unread: their slot comes back when they are collected
+  readonly #abandoned = new FinalizationRegistry<() => void>((release) => release());
+
+  constructor(deps: RouterDependencies, settings: RuntimeSettings, emitter: EventEmitter<RouterEvents>) {
+    this.random = deps.random ?? Math.random;
+    this.now = deps.now ?? Date.now;
+    this.env = deps.env ?? process.env;
+    this.store = deps.store ?? new MemoryStore();
+    this.http = new HttpClient({ connections: settings.connections });
+    this.executor = new Executor(this.http);
+    this.observer = new CallObserver(emitter, []);
+    this.tracker = new CooldownTracker({
+      store: this.store,
+      shared: deps.store !== undefined,
+      onCooldown: (event) => {
+        if (emitter.listenerCount('cooldown') === 0) return;
+        try {
+          emitter.emit('cooldown', event);
+        } catch {
+          // a listener's failure never changes a call
+        }
+      },
+    });
+  }
+
+  /** What strategies are built with. */
+  get strategyDeps(): StrategyDeps {
+    return {
+      random: this.random,
+      now: this.now,
+      store: this.store,
+      inFlight: (id) => this.limiter.inFlight(id),
+    };
+  }
+
+  /** The strategy instance kept under `key`, built on first use: it survives settings changes. */
+  strategy(key: string, create: () => RoutingStrategy): RoutingStrategy {
+    let strategy = this.#strategies.get(key);
+    if (!strategy) {
+      strategy = create();
+      this.#strategies.set(key, strategy);
+    }
+    return strategy;
+  }
+
+  /** Runs `release` if `target` is garbage-collected before `unwatch(target)`. */
+  watch(target: object, release: () => void): void {
+    this.#abandoned.register(target, release, target);
+  }
+
+  unwatch(target: object): void {
+    this.#abandoned.unregister(target);
+  }
+
+  /** Wires the outcome channel: slots, cooldowns, strategies and events all learn from it. */
+  listen(cooldown: () => CooldownSettings): void {
+    const { tracker, limiter, observer, now } = this;
+    this.outcomes.listen((o) => {
+      const id = o.endpoint.deployment.id;
+      limiter.release(id);
+      if (o.kind === 'success') tracker.success(id, now());
+      else if (o.kind === 'aborted') tracker.released(id);
+      else {
+        const subject = {
+          id,
+          group: o.group.name,
+          cooldownMs: o.endpoint.cooldownMs,
+          coolable: o.group.coolable,
+        };
+        tracker.failure(subject, o.error!, now(), cooldown());
+      }
+    });
+    this.outcomes.listen((o) => {
+      if (o.kind === 'aborted' || !o.strategy?.onOutcome) return;
+      o.strategy.onOutcome({
+        deployment: o.endpoint.deployment,
+        model: o.group.name,
+        ok: o.kind === 'success',
+        latencyMs: o.endMs - o.startMs,
+        timeToFirstTokenMs: o.firstMs === undefined ? undefined : o.firstMs - o.startMs,
+        stream: o.stream,
+        totalTokens: o.usage?.total_tokens,
+      });
+    });
+    this.outcomes.listen((o) => {
+      if (o.kind === 'failure') observer.failed(o, o.error!);
+      else if (o.kind === 'success') observer.succeeded(o, o.response ?? null, o.cost ?? 0, o.attempts);
+    });
+  }
+
+  /** Releases every connection pool, cache and the store (when the router made it). */
+  async close(ownsStore: boolean): Promise<void> {
+    this.providers.clear();
+    this.#strategies.clear();
+    await this.http.close();
+    if (ownsStore) await this.store.close?.();
+  }
+}

@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import { EventEmitter } from 'eventemitter3';
 import { requestedRegion } from '../checks/region.js';
-import { ConfigError } from '../config/config-error.js';
 import { didYouMean } from '../config/did-you-mean.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';

@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  BadRequestError,
+  type FailureEvent,
+  RateLimitError,
+  Router,
+  type RouterError,
+  TimeoutError,
+} from '../../src/index.js';
+import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { ask, deployment, firstChoice, USER } from '../resilience/helpers.js';
+
+let mock: MockProvider;
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+beforeEach(() => mock.reset());
+afterAll(() => mock.close());
+
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as RouterError,
+  );
+
+describe('a deployment that accepts the request and never answers', () => {
+  it('is not retried after its timeout: the call moves to another deployment at once', async () => {
+    mock.setBehavior('/a', { fault: 'hang' });
+    const router = new Router(
+      [deployment(mock, 'a'), deployment(mock, 'b')],
+      { timeout: 0.2 },
+      {
+        random: firstChoice,
+      },
+    );
+    const start = performance.now();
+    const served = (await ask(router))._hidden_params.model_id;
+    const ms = performance.now() - start;
+    await router.close();
+    expect(served).toBe('b');
+    expect(mock.hits('/a/')).toBe(1);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('fails with one TimeoutError, not three, when it is the only deployment', async () => {
+    mock.setBehavior('/a', { fault: 'hang' });
+    const router = new Router([deployment(mock, 'a')], { timeout: 0.2, num_retries: 2 });
+    const error = await failure(ask(router));
+    await router.close();
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(mock.hits('/a/')).toBe(1);
+  });
+
+  it('moves to the fallback group after one timeout', async () => {
+    mock.setBehavior('/a', { fault: 'hang' });
+    const router = new Router([deployment(mock, 'a'), deployment(mock, 'f', {}, 'backup')], {
+      timeout: 0.2,
+      fallbacks: [{ 'gpt-4o': ['backup'] }],
+    });
+    const served = (await ask(router))._hidden_params.model_id;
+    await router.close();
+    expect(served).toBe('f');
+    expect(mock.hits('/a/')).toBe(1);
+  });
+});
+
+describe('a one-deployment group with a fallback', () => {
+  it('is cooled during an outage, so 60 calls go straight to the fallback after the first few', async () => {
+    mock.setBehavior('/a', { status: 503 });
+    const router = new Router([deployment(mock, 'a'), deployment(mock, 'f', {}, 'backup')], {
+      fallbacks: [{ 'gpt-4o': ['backup'] }],
+      cooldown_time: 30,
+    });
+    const served: string[] = [];
+    for (let i = 0; i < 60; i++) served.push((await ask(router))._hidden_params.model_id);
+    await router.close();
+    expect(served.every((id) => id === 'f')).toBe(true);
+    expect(mock.hits('/a/')).toBeLessThanOrEqual(6);
+  });
+
+  it('is used again as soon as its half-open probe succeeds', async () => {
+    mock.setBehavior('/a', { status: 503 });
+    const router = new Router([deployment(mock, 'a'), deployment(mock, 'f', {}, 'backup')], {
+      fallbacks: [{ 'gpt-4o': ['backup'] }],
+      cooldown_time: 0.1,
+      allowed_fails: 0,
+    });
+    expect((await ask(router))._hidden_params.model_id).toBe('f');
+    mock.setBehavior('/a', {});
+    await new Promise((r) => setTimeout(r, 150));
+    const after = (await ask(router))._hidden_params.model_id;
+    await router.close();
+    expect(after).toBe('a');
+  });
+
+  it('is never cooled without a fallback: its calls keep retrying it', async () => {
+    mock.setBehavior('/a', { status: 503, failTimes: 4 });
+    const router = new Router([deployment(mock, 'a')], { allowed_fails: 0, num_retries: 1 });
+    await failure(ask(router));
+    await failure(ask(router));
+    const served = (await ask(router))._hidden_params.model_id;
+    await router.close();
+    expect(served).toBe('a');
+  });
+});
+
+describe('every wait fits in the call’s timeout', () => {
+  it('fails a rate limit at once with its retryAfterMs when retry-after is longer than the timeout', async () => {
+    mock.setBehavior('/a', { status: 429, headers: { 'retry-after': '10' } });
+    const router = new Router([deployment(mock, 'a')], { timeout: 2 });
+    const start = performance.now();
+    const error = await failure(ask(router));
+    const ms = performance.now() - start;
+    await router.close();
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error?.retryAfterMs).toBe(10_000);
+    expect(ms).toBeLessThan(1000);
+    expect(mock.hits('/a/')).toBe(1);
+  });
+
+  it('bounds the wait for a concurrency slot by the call’s timeout, however often slots free', async () => {
+    mock.setBehavior('/a', { delayMs: 200 });
+    const router = new Router([deployment(mock, 'a', { max_parallel_requests: 1 })], { timeout: 0.5 });
+    const start = performance.now();
+    const ends: number[] = [];
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        ask(router)
+          .then(
+            () => 'ok',
+            (e: unknown) => (e as Error).name,
+          )
+          .finally(() => ends.push(performance.now() - start)),
+      ),
+    );
+    await router.close();
+    expect(results.filter((r) => r === 'ok').length).toBeGreaterThanOrEqual(2);
+    expect(new Set(results.filter((r) => r !== 'ok'))).toEqual(new Set(['RateLimitError']));
+    expect(Math.max(...ends)).toBeLessThan(1200);
+    expect(mock.maxInFlight).toBe(1);
+  });
+});
+
+describe('aborts are the caller’s', () => {
+  it('rejects an abort during a backoff with the caller’s own reason', async () => {
+    mock.setBehavior('/a', { status: 429, headers: { 'retry-after': '5' } });
+    const router = new Router([deployment(mock, 'a')], { timeout: 30 });
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    setTimeout(() => controller.abort(reason), 100);
+    const error = await router
+      .acompletion({ model: 'gpt-4o', messages: USER }, { signal: controller.signal })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    await router.close();
+    expect(error).toBe(reason);
+  });
+
+  it('never counts an abort in the middle of a stream against the deployment', async () => {
+    mock.setBehavior('/a', { content: 'one two three four five six', stream: { chunkDelayMs: 30 } });
+    const router = new Router(
+      [deployment(mock, 'a'), deployment(mock, 'b')],
+      { allowed_fails: 0 },
+      {
+        random: firstChoice,
+      },
+    );
+    const failures: FailureEvent[] = [];
+    router.on('failure', (e) => failures.push(e));
+    let cooldowns = 0;
+    router.on('cooldown', () => cooldowns++);
+    for (let i = 0; i < 6; i++) {
+      const controller = new AbortController();
+      const stream = await router.acompletion(
+        { model: 'gpt-4o', messages: USER, stream: true },
+        { signal: controller.signal },
+      );
+      const reading = (async () => {
+        for await (const _ of stream) controller.abort(new Error('stop'));
+      })();
+      await expect(reading).rejects.toThrow('stop');
+    }
+    const health = router.getDeployments();
+    await router.close();
+    expect(failures).toEqual([]);
+    expect(cooldowns).toBe(0);
+    expect(health.map((d) => [d.state, d.in_flight])).toEqual([
+      ['ok', 0],
+      ['ok', 0],
+    ]);
+  });
+});
+
+describe('a request the router cannot serialise', () => {
+  const cyclic: Record<string, unknown> = { role: 'user', content: 'hi' };
+  cyclic.self = cyclic;
+  let deep: Record<string, unknown> = {};
+  const root = deep;
+  for (let i = 0; i < 100_000; i++) {
+    const next = {};
+    deep.a = next;
+    deep = next;
+  }
+  const bodies: Record<string, Record<string, unknown>> = {
+    'a cycle': { messages: [cyclic] },
+    'a BigInt': { messages: USER, seed: 10n },
+    '100k-deep nesting': { messages: USER, metadata: undefined, extra: root },
+    'a throwing toJSON': {
+      messages: [
+        {
+          role: 'user',
+          content: 'x',
+          toJSON: () => {
+            throw new Error('no JSON for you');
+          },
+        },
+      ],
+    },
+  };
+
+  for (const [what, body] of Object.entries(bodies)) {
+    it(`with ${what} is a BadRequestError before any deployment is tried, and never counts`, async () => {
+      const router = new Router([deployment(mock, 'a'), deployment(mock, 'b')], { allowed_fails: 0 });
+      const failures: FailureEvent[] = [];
+      router.on('failure', (e) => failures.push(e));
+      const errors = [];
+      for (let i = 0; i < 3; i++)
+        errors.push(await failure(router.acompletion({ model: 'gpt-4o', ...body } as never)));
+      const served = (await ask(router))._hidden_params.model_id;
+      await router.close();
+      for (const error of errors) {
+        expect(error).toBeInstanceOf(BadRequestError);
+        expect(error?.message).toMatch(/cannot be serialised as JSON/);
+      }
+      expect(failures).toEqual([]);
+      expect(['a', 'b']).toContain(served);
+      expect(mock.requests).toHaveLength(1);
+    });
+  }
+});

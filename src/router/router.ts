@@ -141,15 +141,8 @@ export class Router extends EventEmitter<RouterEvents> {
    * with `model_info.id` set. A deployment whose `model_id` is already listed is a ConfigError.
    */
   addDeployment(deployment: DeploymentConfig): DeploymentEntry {
-    const config = this.#build([...this.#config.deployments, deployment], this.#config.raw);
-    const entry = config.modelList[config.modelList.length - 1]!;
-    if (this.#config.registry.byId(entry.model_info.id)) {
-      throw new ConfigError('model list', [
-        `a deployment with model_id \`${entry.model_info.id}\` is already listed`,
-      ]);
-    }
-    this.#config = config;
-    return entry;
+    this.#config = this.#build([...this.#config.deployments, deployment], this.#config.raw);
+    return this.#config.modelList[this.#config.modelList.length - 1]!;
   }
 
   /**

@@ -5,17 +5,36 @@ import type { Store, StoreWriteOptions } from './store.js';
 export interface MemoryStoreOptions {
   /** Most keys kept; the least recently used go first. @default 100_000 */
   maxKeys?: number;
+  /**
+   * The clock TTLs are measured with, in milliseconds (only differences matter). Tests inject a fake
+   * one to expire keys without waiting.
+   * @default performance.now
+   * @example let t = 0; const store = new MemoryStore({ now: () => t }); t += 60_000;
+   */
+  now?: () => number;
 }
 
 /**
  * The default store: process-local, bounded (LRU), with per-key TTLs. Every operation completes
  * synchronously (it returns values, not Promises), so it adds no I/O and no microtask to a call.
+ * Values are kept as given, not copied: treat what you set and get as read-only (a Redis store
+ * returns copies).
  */
 export class MemoryStore implements Store {
   readonly #cache: LRUCache<string, { value: unknown }>;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.#cache = new LRUCache({ max: options.maxKeys ?? 100_000 });
+    const { now } = options;
+    this.#cache = new LRUCache({
+      max: options.maxKeys ?? 100_000,
+      ...(now && {
+        // lru-cache takes a start time of 0 to mean "no TTL" (so a clock starting at 0 is shifted by
+        // 1 ms), and by default reuses one reading of the clock for 1 ms of real time, which would hide
+        // a fake clock's jumps.
+        perf: { now: () => now() + 1 },
+        ttlResolution: 0,
+      }),
+    });
   }
 
   get<T = unknown>(key: string): T | undefined {

@@ -1,7 +1,8 @@
+import { RouterError } from '../errors/router-error.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { MaybePromise, Store } from '../stores/store.js';
 import { type CustomRoutingStrategy, customStrategy } from '../strategies/custom-strategy.js';
-import type { RandomSource, RoutingStrategy, SelectionContext } from '../strategies/strategy.js';
+import type { CallOutcome, RandomSource, RoutingStrategy, SelectionContext } from '../strategies/strategy.js';
 import type { Deployment, DeploymentEntry } from '../types/index.js';
 import { seededRandom } from './seeded-random.js';
 import { testDeployment } from './test-deployment.js';
@@ -58,6 +59,19 @@ const contextFor = (model: string): SelectionContext => ({
  */
 export function strategyContract(options: StrategyContractOptions): void {
   const { describe, it, expect } = vitestApi('strategyContract');
+  const outcome = (
+    deployment: Deployment,
+    ok: boolean,
+    latencyMs: number,
+    totalTokens?: number,
+  ): CallOutcome => ({
+    deployment,
+    model: deployment.modelName,
+    ok,
+    latencyMs,
+    stream: false,
+    totalTokens,
+  });
   const { name, create, deterministic = false } = options;
 
   /** A strategy on fresh dependencies: its clock, and a helper that picks and reports the outcome. */
@@ -72,13 +86,22 @@ export function strategyContract(options: StrategyContractOptions): void {
       modelList,
     });
     const strategy = 'select' in created ? created : customStrategy(created);
+    // choosing nothing may also be a RouterError that says why (the custom-object adapter does that)
+    const choose = async (candidates: readonly Deployment[], model = GROUP) => {
+      try {
+        return await strategy.select(candidates, contextFor(model));
+      } catch (error) {
+        if (RouterError.isInstance(error)) return undefined;
+        throw error;
+      }
+    };
     const pick = async (candidates: readonly Deployment[], model = GROUP) => {
-      const chosen = await strategy.select(candidates, contextFor(model));
+      const chosen = await choose(candidates, model);
       clock += 10;
-      if (chosen) strategy.onOutcome?.({ deployment: chosen, ok: true, latencyMs: 100, totalTokens: 20 });
+      if (chosen) strategy.onOutcome?.(outcome(chosen, true, 100, 20));
       return chosen;
     };
-    return { strategy, pick };
+    return { strategy, pick, choose };
   };
 
   describe(`${name} (strategy contract)`, () => {
@@ -95,8 +118,8 @@ export function strategyContract(options: StrategyContractOptions): void {
     });
 
     it('returns undefined when there is no candidate', async () => {
-      const { strategy } = await setUp();
-      expect(await strategy.select([], contextFor(GROUP))).toBeUndefined();
+      const { choose } = await setUp();
+      expect(await choose([])).toBeUndefined();
     });
 
     it('chooses only among the candidates given, never one it saw earlier', async () => {
@@ -119,7 +142,7 @@ export function strategyContract(options: StrategyContractOptions): void {
 
     it('takes an outcome for a deployment it has never seen', async () => {
       const { strategy, pick } = await setUp();
-      strategy.onOutcome?.({ deployment: stranger(), ok: true, latencyMs: 5, totalTokens: 10 });
+      strategy.onOutcome?.(outcome(stranger(), true, 5, 10));
       const candidates = groupOfThree();
       expect([undefined, ...candidates]).toContain(await pick(candidates));
     });
@@ -127,7 +150,7 @@ export function strategyContract(options: StrategyContractOptions): void {
     it('takes failed outcomes and still chooses among the candidates', async () => {
       const { strategy, pick } = await setUp();
       const candidates = groupOfThree();
-      for (const deployment of candidates) strategy.onOutcome?.({ deployment, ok: false, latencyMs: 0 });
+      for (const deployment of candidates) strategy.onOutcome?.(outcome(deployment, false, 0));
       expect([undefined, ...candidates]).toContain(await pick(candidates));
     });
 

@@ -20,8 +20,9 @@ export type {
   StreamOperation,
 } from './providers/shared/provider-adapter.js';
 export { ChatCompletionStream } from './router/chat-stream.js';
+export type { DeploymentHealth } from './router/deployment-health.js';
 export type { ModelGroupInfo } from './router/model-group-info.js';
-export { type CallControl, Router, type RouterDependencies } from './router/router.js';
+export { type CallControl, type ChatResult, Router, type RouterDependencies } from './router/router.js';
 export type {
   CallbackErrorEvent,
   CooldownEvent,
@@ -29,9 +30,18 @@ export type {
   FallbackEvent,
   RouterEvents,
   SuccessEvent,
+  WarningEvent,
 } from './router/router-events.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export { isPromise, type MaybePromise, type Store, type StoreWriteOptions } from './stores/store.js';
 export type { CustomRoutingStrategy, CustomStrategyArgs } from './strategies/custom-strategy.js';
-export type { CallOutcome, RandomSource, RoutingStrategy, SelectionContext } from './strategies/strategy.js';
+export type {
+  CallOutcome,
+  RandomSource,
+  RoutingStrategy,
+  SelectionContext,
+  StrategyArgs,
+  StrategyDeps,
+  StrategyFactory,
+} from './strategies/strategy.js';
 export * from './types/index.js';

@@ -79,6 +79,8 @@ export interface RouterRequestFields {
   mock_response?: string;
   /** Raise a RateLimitError through the normal routing path (for testing). */
   mock_testing_rate_limit_error?: boolean;
+  /** Fail the requested group as if it were down, so its fallbacks answer (for testing). */
+  mock_testing_fallbacks?: boolean;
   /** Per-request override of the router's `num_retries`. */
   num_retries?: number;
   /** Per-request fallback model groups. */

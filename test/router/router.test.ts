@@ -74,6 +74,35 @@ describe('Router results', () => {
     expect(mock.requests[0]?.body).toEqual({ model: 'gpt-4o', messages: USER, temperature: 0.5 });
   });
 
+  it('never forwards the router fields LiteLLM clients send', async () => {
+    const router = new Router([deployment(mock, 'a')]);
+    await router.acompletion({
+      model: 'gpt-4o',
+      messages: USER,
+      caching: true,
+      mock_testing_fallbacks: false,
+      specific_deployment: true,
+      tags: ['free'],
+      litellm_metadata: { a: 1 },
+      max_retries: 1,
+      stream_timeout: 3,
+      api_key: 'sk-from-request-1234',
+      user: 'end-user-1',
+    } as never);
+    await router.close();
+    expect(mock.requests[0]?.body).toEqual({ model: 'gpt-4o', messages: USER, user: 'end-user-1' });
+  });
+
+  it('answers mock_testing_fallbacks through the fallbacks without calling the primary', async () => {
+    const router = new Router([deployment(mock, 'a'), deployment(mock, 'f', {}, 'backup')], {
+      fallbacks: [{ 'gpt-4o': ['backup'] }],
+    });
+    const res = await router.acompletion({ model: 'gpt-4o', messages: USER, mock_testing_fallbacks: true });
+    await router.close();
+    expect(res._hidden_params.model_id).toBe('f');
+    expect(mock.hits('/a/')).toBe(0);
+  });
+
   it('streams chunks with _hidden_params and fills response_cost at the end', async () => {
     mock.setBehavior('/a', {
       content: 'streamed text',

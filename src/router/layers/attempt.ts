@@ -24,18 +24,44 @@ function asRouterError(err: unknown, endpoint: Endpoint): RouterError {
  */
 export function attemptLayer(deps: AttemptDeps): Layer {
   const { outcomes, now } = deps;
+  // one object shape for every outcome (a literal, not a spread: this runs once per call)
+  const report = <T>(
+    call: Call<T>,
+    kind: AttemptOutcome['kind'],
+    endpoint: Endpoint,
+    startMs: number,
+    firstMs: number | undefined,
+    attempts: number,
+    s: Settlement | undefined,
+    error: RouterError | undefined,
+  ): void =>
+    outcomes.report({
+      kind,
+      endpoint,
+      group: call.group,
+      strategy: call.strategy,
+      request: call.request,
+      stream: call.stream,
+      startMs,
+      endMs: now(),
+      firstMs,
+      error,
+      usage: s?.usage,
+      attempts,
+      excluded: call.excluded,
+      response: s?.response,
+      cost: s?.cost,
+    });
   const attempt = async <T>(call: Call<T>): Promise<Routed<T>> => {
     const endpoint = call.endpoint!;
-    const { group, strategy, request, stream } = call;
     const startMs = now();
     call.attempts += 1;
-    const base = { endpoint, group, strategy, request, stream, startMs };
     let result: T;
     try {
       result = await call.run(endpoint);
     } catch (err) {
       if (call.signal?.aborted || isRequestFault(err)) {
-        outcomes.report({ ...base, kind: 'aborted', endMs: now(), attempts: call.attempts });
+        report(call, 'aborted', endpoint, startMs, undefined, call.attempts, undefined, undefined);
         throw call.signal?.aborted ? (call.signal.reason ?? err) : err;
       }
       const error = asRouterError(err, endpoint);
@@ -47,14 +73,7 @@ export function attemptLayer(deps: AttemptDeps): Layer {
         call.timedOut ??= new Set();
         call.timedOut.add(id);
       }
-      outcomes.report({
-        ...base,
-        kind: 'failure',
-        endMs: now(),
-        error,
-        attempts: call.attempts,
-        excluded: call.excluded,
-      });
+      report(call, 'failure', endpoint, startMs, undefined, call.attempts, undefined, error);
       throw error;
     }
     const firstMs = now();
@@ -63,19 +82,8 @@ export function attemptLayer(deps: AttemptDeps): Layer {
     const settle = (s: Settlement): void => {
       if (settled) return;
       settled = true;
-      const outcome: AttemptOutcome = {
-        ...base,
-        kind: s.error ? 'failure' : s.aborted ? 'aborted' : 'success',
-        endMs: now(),
-        firstMs,
-        error: s.error,
-        usage: s.usage,
-        attempts,
-        excluded: call.excluded,
-        response: s.response,
-        cost: s.cost,
-      };
-      outcomes.report(outcome);
+      const kind = s.error ? 'failure' : s.aborted ? 'aborted' : 'success';
+      report(call, kind, endpoint, startMs, firstMs, attempts, s, s.error);
     };
     return { result, endpoint, attempts, startMs, firstMs, settle };
   };

@@ -9,6 +9,7 @@ export type { ResolvedSettings, RouterSettings } from './config/settings-schema.
 export { lookupModelPrice } from './cost/lookup.js';
 export type { ModelPrice } from './cost/model-prices.js';
 export * from './errors/index.js';
+export { createProviderRegistry, type ProviderRegistry } from './providers/registry.js';
 export type { WireRequest } from './providers/shared/http-client.js';
 export type {
   CallOptions,
@@ -17,6 +18,7 @@ export type {
   ProviderAdapter,
   ProviderRuntime,
   ProviderTarget,
+  ReasoningRequest,
   StreamOperation,
 } from './providers/shared/provider-adapter.js';
 export { ChatCompletionStream } from './router/chat-stream.js';

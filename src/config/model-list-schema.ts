@@ -2,25 +2,31 @@ import { z } from 'zod';
 import { PROVIDER_PREFIXES } from '../types/provider.js';
 import { didYouMean } from './did-you-mean.js';
 
-const providerList = Object.keys(PROVIDER_PREFIXES)
-  .map((p) => `${p}/`)
-  .join(', ');
+/**
+ * The check of `svc_params.model` against the model prefixes a provider registry knows
+ * (`registry.prefixes()`): `<prefix>/<model>` with a known prefix.
+ */
+export function prefixedModelSchema(prefixes: readonly string[]) {
+  const known = new Set(prefixes);
+  const list = prefixes.map((p) => `${p}/`).join(', ');
+  return z.string().superRefine((model, ctx) => {
+    const slash = model.indexOf('/');
+    const prefix = slash > 0 ? model.slice(0, slash) : '';
+    if (slash <= 0 || slash === model.length - 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected \`<provider>/<model>\` (one of ${list}), got \`${model}\``,
+      });
+    } else if (!known.has(prefix)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown provider \`${prefix}/\`${didYouMean(prefix, prefixes)}; expected one of ${list}`,
+      });
+    }
+  });
+}
 
-const prefixedModel = z.string().superRefine((model, ctx) => {
-  const slash = model.indexOf('/');
-  const prefix = slash > 0 ? model.slice(0, slash) : '';
-  if (slash <= 0 || slash === model.length - 1) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `expected \`<provider>/<model>\` (one of ${providerList}), got \`${model}\``,
-    });
-  } else if (!(prefix in PROVIDER_PREFIXES)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `unknown provider \`${prefix}/\`${didYouMean(prefix, Object.keys(PROVIDER_PREFIXES))}; expected one of ${providerList}`,
-    });
-  }
-});
+const prefixedModel = prefixedModelSchema(Object.keys(PROVIDER_PREFIXES));
 
 const seconds = z.number().nonnegative();
 
@@ -101,3 +107,13 @@ export const deploymentSchema = z.strictObject({
 });
 
 export const DEPLOYMENT_KEYS: readonly string[] = Object.keys(deploymentSchema.shape);
+
+/**
+ * `deploymentSchema` with `svc_params.model` checked against `prefixes` (a provider registry's
+ * `prefixes()`, which include the router's own adapters) instead of the built-in prefixes.
+ */
+export function deploymentSchemaFor(prefixes: readonly string[]) {
+  return deploymentSchema.extend({
+    svc_params: svcParamsSchema.extend({ model: prefixedModelSchema(prefixes) }),
+  });
+}

@@ -1,5 +1,11 @@
 export * from './classes.js';
 export {
+  isRouterErrorCode,
+  type ProviderErrorCodes,
+  ROUTER_ERROR_CODES,
+  type RouterErrorCode,
+} from './codes.js';
+export {
   type ErrorContext,
   errorFromNetwork,
   errorFromResponse,

@@ -5,15 +5,18 @@ import {
   ContentPolicyViolationError,
   ContextWindowExceededError,
   InternalServerError,
+  NoDeploymentsAvailableError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
   ServiceUnavailableError,
   TimeoutError,
 } from './classes.js';
+import { CODE_STATUS, isRouterErrorCode, type ProviderErrorCodes, type RouterErrorCode } from './codes.js';
 import { redactSecrets } from './redact.js';
 import { parseRetryAfterMs } from './retry-after.js';
 import { RouterError, type RouterErrorOptions } from './router-error.js';
+import { upstreamBodyOf } from './upstream-body.js';
 
 /** Who was being called when something failed; secrets are redacted from every message. */
 export interface ErrorContext {
@@ -31,141 +34,143 @@ export interface UpstreamFailure {
   message: string;
   /** The provider's error code or type (`context_length_exceeded`, `rate_limit_error`, `RESOURCE_EXHAUSTED`). */
   code?: string | undefined;
+  /** The error body as the provider sent it; kept, redacted and bounded, as the error's `upstreamBody`. */
+  body?: string | undefined;
 }
 
 type ErrorClass = new (message: string, options?: RouterErrorOptions) => RouterError;
 
-const CONTEXT_CODES = new Set(['context_length_exceeded', 'string_above_max_length']);
+// The class of every code errorFromResponse can give.
+const CLASS_OF: Readonly<Record<RouterErrorCode, ErrorClass>> = {
+  bad_request: BadRequestError,
+  request_too_large: BadRequestError,
+  context_window_exceeded: ContextWindowExceededError,
+  content_policy_violation: ContentPolicyViolationError,
+  authentication: AuthenticationError,
+  permission_denied: PermissionDeniedError,
+  not_found: NotFoundError,
+  timeout: TimeoutError,
+  rate_limit: RateLimitError,
+  insufficient_quota: RateLimitError,
+  no_deployments_available: NoDeploymentsAvailableError,
+  internal_server: InternalServerError,
+  service_unavailable: ServiceUnavailableError,
+  api_connection: APIConnectionError,
+  api_error: InternalServerError,
+};
+
+/**
+ * The codes of the OpenAI error format, which most providers and gateways speak; a provider with its
+ * own codes declares them on its adapter (`errorCodes`), and they are read first.
+ */
+const OPENAI_FORMAT_CODES: ProviderErrorCodes = {
+  context_length_exceeded: 'context_window_exceeded',
+  string_above_max_length: 'context_window_exceeded',
+  content_filter: 'content_policy_violation',
+  content_policy_violation: 'content_policy_violation',
+  content_policy_violation_error: 'content_policy_violation',
+  rate_limit_exceeded: 'rate_limit',
+  rate_limit_error: 'rate_limit',
+  too_many_requests: 'rate_limit',
+  insufficient_quota: 'insufficient_quota',
+  authentication_error: 'authentication',
+  invalid_request_error: 'bad_request',
+};
+
 const CONTEXT_TEXT =
   /context[_ ]length|context window|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds the (maximum|max) (number of )?tokens|input length .* exceeds|reduce the length of the messages|maximum prompt length is \d+/i;
-const POLICY_CODES = new Set([
-  'content_filter',
-  'content_policy_violation',
-  'content_policy_violation_error',
-]);
 const POLICY_TEXT =
   /content management policy|content[_ ]policy|safety system|flagged as (potentially )?(unsafe|harmful)/i;
-// Provider error codes that decide the class whatever the HTTP status (Bedrock stream exceptions use
-// lower camel case, e.g. `throttlingException`).
-const RATE_LIMIT_CODES = new Set([
-  'rate_limit_exceeded',
-  'rate_limit_error',
-  'RESOURCE_EXHAUSTED',
-  'ThrottlingException',
-  'throttlingException',
-  'TooManyRequestsException',
-  'ServiceQuotaExceededException',
-  'too_many_requests',
-  'insufficient_quota',
-]);
-const UNAVAILABLE_CODES = new Set([
-  'overloaded_error',
-  'UNAVAILABLE',
-  'ServiceUnavailableException',
-  'serviceUnavailableException',
-  'ModelNotReadyException',
-]);
-const TIMEOUT_ERROR_CODES = new Set(['DEADLINE_EXCEEDED', 'ModelTimeoutException', 'modelTimeoutException']);
-// AWS answers bad or expired credentials with 403: they are authentication failures all the same
-const AUTHENTICATION_CODES = new Set([
-  'UNAUTHENTICATED',
-  'UnrecognizedClientException',
-  'InvalidSignatureException',
-  'IncompleteSignatureException',
-  'ExpiredTokenException',
-  'authentication_error',
-]);
-// the model failed on the provider's side (Bedrock answers 424)
-const SERVER_ERROR_CODES = new Set([
-  'ModelErrorException',
-  'modelStreamErrorException',
-  'ModelStreamErrorException',
-]);
+
+function lookup(codes: ProviderErrorCodes | undefined, code: string): RouterErrorCode | undefined {
+  // own properties only: a provider code such as `constructor` must not find Object.prototype's
+  const value = codes && Object.hasOwn(codes, code) ? codes[code] : undefined;
+  return isRouterErrorCode(value) ? value : undefined;
+}
+
+/** The router code a provider's error code stands for: the adapter's table first, then the OpenAI format's. */
+function routerCodeOf(code: string | undefined, codes: ProviderErrorCodes | undefined) {
+  if (!code) return undefined;
+  return lookup(codes, code) ?? lookup(OPENAI_FORMAT_CODES, code);
+}
 
 /**
  * The HTTP status a provider error code stands for, for errors that arrive inside a 200 stream
- * (Anthropic `error` events, Bedrock exception frames, Gemini error chunks). Undefined when unknown.
+ * (Anthropic `error` events, Bedrock exception frames, Gemini error chunks). `codes` are the provider
+ * adapter's own (`errorCodes`). Undefined when unknown.
  */
-export function statusForCode(code: string | undefined): number | undefined {
-  if (!code) return undefined;
-  if (RATE_LIMIT_CODES.has(code)) return 429;
-  if (UNAVAILABLE_CODES.has(code)) return 503;
-  if (TIMEOUT_ERROR_CODES.has(code)) return 408;
-  return CODE_STATUS[code];
+export function statusForCode(
+  code: string | undefined,
+  codes?: ProviderErrorCodes | undefined,
+): number | undefined {
+  const routerCode = routerCodeOf(code, codes);
+  return routerCode && CODE_STATUS[routerCode];
 }
 
-const CODE_STATUS: Readonly<Record<string, number>> = {
-  invalid_request_error: 400,
-  INVALID_ARGUMENT: 400,
-  FAILED_PRECONDITION: 400,
-  ValidationException: 400,
-  validationException: 400,
-  request_too_large: 413,
-  authentication_error: 401,
-  UNAUTHENTICATED: 401,
-  UnrecognizedClientException: 401,
-  permission_error: 403,
-  PERMISSION_DENIED: 403,
-  AccessDeniedException: 403,
-  not_found_error: 404,
-  NOT_FOUND: 404,
-  ResourceNotFoundException: 404,
-  api_error: 500,
-  INTERNAL: 500,
-  InternalServerException: 500,
-  internalServerException: 500,
-  ModelErrorException: 500,
-  modelStreamErrorException: 500,
-  ModelStreamErrorException: 500,
-};
-
-function classFor(failure: UpstreamFailure): ErrorClass {
-  const { status, code, message } = failure;
-  if (code && RATE_LIMIT_CODES.has(code)) return RateLimitError;
-  if (code && UNAVAILABLE_CODES.has(code)) return ServiceUnavailableError;
-  if (code && TIMEOUT_ERROR_CODES.has(code)) return TimeoutError;
-  if (code && AUTHENTICATION_CODES.has(code)) return AuthenticationError;
-  if (code && SERVER_ERROR_CODES.has(code)) return InternalServerError;
-  if (status >= 400 && status < 500 && status !== 429) {
-    if ((code && CONTEXT_CODES.has(code)) || CONTEXT_TEXT.test(message)) return ContextWindowExceededError;
-    if ((code && POLICY_CODES.has(code)) || POLICY_TEXT.test(message)) return ContentPolicyViolationError;
-  }
+function codeForStatus(status: number): RouterErrorCode {
   switch (status) {
     case 401:
-      return AuthenticationError;
+      return 'authentication';
     case 403:
-      return PermissionDeniedError;
+      return 'permission_denied';
     case 404:
-      return NotFoundError;
+      return 'not_found';
     case 408:
-      return TimeoutError;
+      return 'timeout';
+    case 413:
+      return 'request_too_large';
     case 429:
-      return RateLimitError;
+      return 'rate_limit';
     case 502:
     case 503:
     case 504:
     case 529:
-      return ServiceUnavailableError;
+      return 'service_unavailable';
     default:
-      return status >= 500 ? InternalServerError : BadRequestError;
+      return status >= 500 ? 'internal_server' : 'bad_request';
   }
 }
 
 /**
- * The one mapping from an HTTP error answer to a contract error class. Provider adapters read their
- * own error body into `message` and `code`; everything else is decided here.
+ * What an error answer means. A provider code that names something decides, whatever the status (AWS
+ * answers bad credentials with 403, Bedrock a failed model with 424); a generic "invalid request" code
+ * says no more than a 4xx status, so then the message is read for a context window or content policy
+ * refusal, and else the status decides.
  */
-export function errorFromResponse(failure: UpstreamFailure, ctx: ErrorContext): RouterError {
-  const Class = classFor(failure);
+function codeOf(failure: UpstreamFailure, codes: ProviderErrorCodes | undefined): RouterErrorCode {
+  const { status, message } = failure;
+  const named = routerCodeOf(failure.code, codes);
+  if (named && named !== 'bad_request') return named;
+  if (status >= 400 && status < 500 && status !== 429) {
+    if (CONTEXT_TEXT.test(message)) return 'context_window_exceeded';
+    if (POLICY_TEXT.test(message)) return 'content_policy_violation';
+  }
+  return codeForStatus(status);
+}
+
+/**
+ * The one mapping from an HTTP error answer to a contract error class and stable `code`. Provider
+ * adapters read their own error body into `message` and `code` and declare what their codes mean
+ * (`codes`, the adapter's `errorCodes`); everything else is decided here. The body, when given, is kept
+ * as `upstreamBody`, redacted and bounded.
+ */
+export function errorFromResponse(
+  failure: UpstreamFailure,
+  ctx: ErrorContext,
+  codes?: ProviderErrorCodes | undefined,
+): RouterError {
+  const code = codeOf(failure, codes);
+  const Class = CLASS_OF[code];
   const text = redactSecrets(failure.message || `HTTP ${failure.status}`, ctx.secrets);
-  const error = new Class(`${ctx.provider}/${ctx.model} answered ${failure.status}: ${text}`, {
+  return new Class(`${ctx.provider}/${ctx.model} answered ${failure.status}: ${text}`, {
     provider: ctx.provider,
     model: ctx.model,
     modelId: ctx.modelId,
+    code,
     upstreamStatus: failure.status,
+    upstreamBody: upstreamBodyOf(failure.body, ctx.secrets),
     retryAfterMs: parseRetryAfterMs(failure.headers),
   });
-  return error;
 }
 
 const TIMEOUT_CODES = new Set([

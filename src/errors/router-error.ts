@@ -1,4 +1,5 @@
 import type { ProviderName } from '../types/provider.js';
+import type { RouterErrorCode } from './codes.js';
 
 const MARK = Symbol.for('@svc/router.error');
 
@@ -15,6 +16,13 @@ export interface RouterErrorOptions {
   upstreamStatus?: number;
   /** Whether routing may try this call again; defaults to the class's own answer. */
   retryable?: boolean;
+  /** A finer stable code than the class's own (`insufficient_quota` for a RateLimitError). */
+  code?: RouterErrorCode;
+  /**
+   * The provider's error body, already redacted and bounded (`errorFromResponse` does both); stored as
+   * given.
+   */
+  upstreamBody?: string;
   cause?: unknown;
 }
 
@@ -31,6 +39,16 @@ export class RouterError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
   readonly upstreamStatus: number | undefined;
+  /** What went wrong, stable across providers and versions (`rate_limit`, `context_window_exceeded`, ...). */
+  readonly code: RouterErrorCode;
+  /**
+   * The provider's error body as text, secrets removed, at most 2 KiB (longer bodies end with a
+   * `[truncated ...]` note); undefined when there was none (a network failure, an error the router
+   * decided itself). Not enumerable: it stays out of `JSON.stringify(error)`, `util.inspect` and log
+   * lines that spread the error, so an error (and every error in `attempts`) is not several KiB of
+   * provider text wherever it is printed. Read it when you need it.
+   */
+  declare readonly upstreamBody: string | undefined;
   /** Errors of earlier attempts of the same request (retries, tiers, fallbacks), oldest first. */
   attempts: RouterError[] = [];
   /** The OpenAI-style error `type` used in JSON error bodies. */
@@ -38,6 +56,7 @@ export class RouterError extends Error {
 
   protected static readonly defaultStatus: number = 500;
   protected static readonly defaultRetryable: boolean = false;
+  protected static readonly defaultCode: RouterErrorCode = 'api_error';
 
   constructor(message: string, options: RouterErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -50,6 +69,8 @@ export class RouterError extends Error {
     this.retryable = options.retryable ?? ctor.defaultRetryable;
     this.retryAfterMs = options.retryAfterMs;
     this.upstreamStatus = options.upstreamStatus;
+    this.code = options.code ?? ctor.defaultCode;
+    Object.defineProperty(this, 'upstreamBody', { value: options.upstreamBody, enumerable: false });
     Object.defineProperty(this, MARK, { value: true });
   }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import type { MockExchange, MockRequest } from './formats/format.js';
 import { FORMATS } from './formats/index.js';
 import { BehaviorTable, type MockBehavior, shouldFail } from './mock-behavior.js';
@@ -17,6 +18,12 @@ export interface MockProviderOptions {
   record?: boolean;
   /** Seed of the random source behind `failRate`. @default 1 */
   seed?: number;
+  /**
+   * Provider adapters whose `mockFormat` the mock speaks as well, tried before the built-in formats:
+   * the same list as `RouterDependencies.providers`, so a custom provider is tested with no network.
+   * Adapters without a `mockFormat` are skipped.
+   */
+  providers?: readonly ProviderAdapter[];
 }
 
 /** A running mock provider (CONTRACT 3, 5.8). */
@@ -66,6 +73,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   const behaviors = new BehaviorTable();
   for (const [prefix, behavior] of Object.entries(options.behaviors ?? {})) behaviors.set(prefix, behavior);
   const random = seededRandom(options.seed ?? 1);
+  const formats = [
+    ...(options.providers ?? []).flatMap((a) => (a.mockFormat ? [a.mockFormat] : [])),
+    ...FORMATS,
+  ];
   const record = options.record ?? true;
   const requests: MockRequest[] = [];
   // counts per exact path: bounded memory under load, prefix sums on demand
@@ -79,7 +90,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const request: MockRequest = { method, path, headers: req.headers, body: await readBody(req) };
     if (record) requests.push(request);
     pathCounts.set(path, (pathCounts.get(path) ?? 0) + 1);
-    const format = FORMATS.find((f) => f.handles(method, path));
+    const format = formats.find((f) => f.handles(method, path));
     if (!format) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `mock provider: no format serves ${method} ${path}` } }));

@@ -16,6 +16,7 @@ import {
   ServiceUnavailableError,
   TimeoutError,
 } from '../../src/errors/index.js';
+import { BEDROCK_ERROR_CODES } from '../../src/providers/bedrock/index.js';
 
 const ctx = { provider: 'openai', model: 'gpt-4o', modelId: 'dep-1', secrets: ['sk-secret-value-123456'] };
 
@@ -121,13 +122,34 @@ describe('errorFromResponse', () => {
     ['ExpiredTokenException', 403, AuthenticationError],
     ['ModelErrorException', 424, InternalServerError],
     ['ServiceQuotaExceededException', 400, RateLimitError],
-  ])('maps the provider code %s (HTTP %i) by its meaning', (code, status, Class) => {
-    expect(errorFromResponse({ status, message: 'x', code }, ctx)).toBeInstanceOf(Class);
+  ])('maps the adapter-declared code %s (HTTP %i) by its meaning', (code, status, Class) => {
+    const error = errorFromResponse({ status, message: 'x', code }, ctx, BEDROCK_ERROR_CODES);
+    expect(error).toBeInstanceOf(Class);
   });
 
-  it('maps a provider rate-limit code to RateLimitError whatever the status', () => {
-    const error = errorFromResponse({ status: 400, message: 'quota', code: 'ThrottlingException' }, ctx);
+  it('maps an adapter-declared rate-limit code to RateLimitError whatever the status', () => {
+    const error = errorFromResponse(
+      { status: 400, message: 'quota', code: 'ThrottlingException' },
+      ctx,
+      BEDROCK_ERROR_CODES,
+    );
     expect(error).toBeInstanceOf(RateLimitError);
+  });
+
+  it('leaves a code no adapter declared to the status', () => {
+    const error = errorFromResponse({ status: 400, message: 'quota', code: 'ThrottlingException' }, ctx);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.code).toBe('bad_request');
+  });
+
+  it('lets a generic invalid-request code give way to the status', () => {
+    const error = errorFromResponse({ status: 401, message: 'no', code: 'invalid_request_error' }, ctx);
+    expect(error).toBeInstanceOf(AuthenticationError);
+  });
+
+  it('ignores a provider code that is an Object.prototype name', () => {
+    const error = errorFromResponse({ status: 503, message: 'x', code: 'constructor' }, ctx, {});
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   ServiceUnavailableError,
   TimeoutError,
 } from '../../src/index.js';
-import { readGoogleError } from '../../src/providers/gemini/index.js';
+import { geminiAdapter, readGoogleError } from '../../src/providers/gemini/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { API_KEY, chat, fixture, geminiTarget, http, stream } from './gemini-helpers.js';
 
@@ -44,7 +44,9 @@ describe('Gemini error bodies', () => {
       400,
       JSON.stringify({ error: { code: 400, message: 'quota', status: 'RESOURCE_EXHAUSTED' } }),
     );
-    expect(errorFromResponse(failure, { provider: 'gemini', model: 'm' })).toBeInstanceOf(RateLimitError);
+    const error = errorFromResponse(failure, { provider: 'gemini', model: 'm' }, geminiAdapter.errorCodes);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.code).toBe('rate_limit');
   });
 
   it('maps INVALID_ARGUMENT with token-limit text to ContextWindowExceededError', async () => {

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { openaiAdapter } from '../../src/providers/openai/index.js';
+import { type MockFormat, type MockProvider, startMockProvider } from '../../src/testing/index.js';
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -63,5 +64,37 @@ describe('startMockProvider', () => {
     const res = await post('/nothing-here', {});
     expect(res.statusCode).toBe(404);
     expect(await res.body.text()).toContain('no format serves POST /nothing-here');
+  });
+});
+
+describe('startMockProvider with provider adapters', () => {
+  const custom: MockFormat = {
+    name: 'custom',
+    handles: (_method, path) => path.endsWith('/chat/completions'),
+    writeError: (exchange, status) => exchange.res.writeHead(status).end('custom error'),
+    respond: async (exchange) => void exchange.res.writeHead(200).end('custom answer'),
+  };
+
+  it("serves an adapter's mockFormat before the built-in formats", async () => {
+    const own = await startMockProvider({ providers: [{ ...openaiAdapter, mockFormat: custom }] });
+    try {
+      const res = await request(`${own.url}/v1/chat/completions`, { method: 'POST', body: '{}' });
+      expect(await res.body.text()).toBe('custom answer');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('keeps the built-in formats for adapters without a mockFormat', async () => {
+    const own = await startMockProvider({ providers: [openaiAdapter] });
+    try {
+      const res = await request(`${own.url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', messages: [] }),
+      });
+      expect(JSON.parse(await res.body.text())).toMatchObject({ object: 'chat.completion' });
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -3,7 +3,9 @@ import type { WireRequest } from '../shared/http-client.js';
 import type { CallOptions, ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
 import { toAnthropicBody } from './convert-request.js';
 import { toChatCompletion } from './convert-response.js';
+import { ANTHROPIC_ERROR_CODES } from './error-codes.js';
 import { readAnthropicError } from './error-map.js';
+import { anthropicReasoningParams } from './reasoning-params.js';
 import { anthropicChunks } from './stream-transform.js';
 
 /** What distinguishes one host of the Anthropic Messages format from another (Anthropic, Vertex AI). */
@@ -65,6 +67,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
       parse: (body, target) => anthropicChunks(body, target),
     },
     readError: readAnthropicError,
+    errorCodes: ANTHROPIC_ERROR_CODES,
   };
 }
 
@@ -75,12 +78,16 @@ export const ANTHROPIC_VERSION = '2023-06-01';
  * Anthropic (`anthropic/`): `POST {api_base}/v1/messages` with `x-api-key` (svc_params `api_key`, else
  * `ANTHROPIC_API_KEY`) and `anthropic-version: 2023-06-01`.
  */
-export const anthropicAdapter: ProviderAdapter = createAnthropicAdapter({
-  name: 'anthropic',
-  url: (target) => `${target.apiBase}/v1/messages`,
-  headers: (target): Record<string, string> =>
-    target.apiKey
-      ? { 'x-api-key': target.apiKey, 'anthropic-version': ANTHROPIC_VERSION }
-      : { 'anthropic-version': ANTHROPIC_VERSION },
-  defaults: { apiBase: 'https://api.anthropic.com', apiKeyEnv: 'ANTHROPIC_API_KEY' },
-});
+export const anthropicAdapter: ProviderAdapter = {
+  ...createAnthropicAdapter({
+    name: 'anthropic',
+    url: (target) => `${target.apiBase}/v1/messages`,
+    headers: (target): Record<string, string> =>
+      target.apiKey
+        ? { 'x-api-key': target.apiKey, 'anthropic-version': ANTHROPIC_VERSION }
+        : { 'anthropic-version': ANTHROPIC_VERSION },
+    defaults: { apiBase: 'https://api.anthropic.com', apiKeyEnv: 'ANTHROPIC_API_KEY' },
+  }),
+  prefixes: ['anthropic'],
+  reasoningParams: (request) => ({ ...anthropicReasoningParams(request) }),
+};

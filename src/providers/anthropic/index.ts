@@ -10,6 +10,7 @@ export { type AnthropicMessage, type AnthropicPrompt, toAnthropicPrompt } from '
 export { toAnthropicBody } from './convert-request.js';
 export { toAnthropicUsage, toAssistantMessage, toChatCompletion } from './convert-response.js';
 export { toAnthropicToolChoice, toAnthropicTools } from './convert-tools.js';
+export { ANTHROPIC_ERROR_CODES } from './error-codes.js';
 export { readAnthropicError } from './error-map.js';
 export { toFinishReason } from './finish-reason.js';
 export {

@@ -8,6 +8,7 @@ import { streamEndedEarly, streamedNonJson } from '../shared/provider-errors.js'
 import { parseSse } from '../shared/sse.js';
 import { parseStreamJson } from '../shared/stream-json.js';
 import { toAnthropicUsage } from './convert-response.js';
+import { ANTHROPIC_ERROR_CODES } from './error-codes.js';
 import { toFinishReason } from './finish-reason.js';
 
 type Json = Record<string, unknown>;
@@ -100,7 +101,8 @@ function streamError(event: Json, ctx: ErrorContext): Error {
   const error = asRecord(event.error) ?? {};
   const code = asString(error.type);
   const message = asString(error.message) ?? 'stream error';
-  return errorFromResponse({ status: statusForCode(code) ?? 500, message, code }, ctx);
+  const status = statusForCode(code, ANTHROPIC_ERROR_CODES) ?? 500;
+  return errorFromResponse({ status, message, code }, ctx, ANTHROPIC_ERROR_CODES);
 }
 
 function parseEvent(data: string, target: ProviderTarget): Json {

@@ -5,8 +5,10 @@ import { authorizedHeaders, bedrockApiBase, bedrockAuth } from './aws-auth.js';
 import { toConverseBody } from './convert-request.js';
 import { toChatCompletion } from './convert-response.js';
 import { embeddingFamily, toEmbeddingBody, toEmbeddingResponse } from './embeddings.js';
+import { BEDROCK_ERROR_CODES } from './error-codes.js';
 import { readBedrockError } from './error-map.js';
 import { type BedrockAction, bedrockUrl } from './model-id.js';
+import { bedrockReasoningParams } from './reasoning-params.js';
 import { bedrockChunks } from './stream-transform.js';
 
 const ACCEPT: Readonly<Record<BedrockAction, string>> = {
@@ -32,6 +34,11 @@ async function post(target: ProviderTarget, action: BedrockAction, body: unknown
   return { url, headers, body: text };
 }
 
+// a model id naming Claude (`anthropic.claude-...`, `us.anthropic.claude-...`)
+const CLAUDE = /(^|[./])claude/i;
+
+const EMBEDDING_BATCH: Readonly<Record<string, number | undefined>> = { titan: 1, cohere: 96 };
+
 /**
  * Amazon Bedrock (`bedrock/`): chat over the Converse API (`POST {api_base}/model/{modelId}/converse`
  * and `/converse-stream`, a binary AWS event stream) and embeddings over InvokeModel
@@ -41,10 +48,9 @@ async function post(target: ProviderTarget, action: BedrockAction, body: unknown
  * key (`api_key`, else `AWS_BEARER_TOKEN_BEDROCK`) as `Authorization: Bearer`. Without `api_base` calls
  * go to `https://bedrock-runtime.{region}.amazonaws.com`.
  */
-const EMBEDDING_BATCH: Readonly<Record<string, number | undefined>> = { titan: 1, cohere: 96 };
-
 export const bedrockAdapter: ProviderAdapter = {
   name: 'bedrock',
+  prefixes: ['bedrock'],
   defaults: { apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK' },
   chat: {
     build: (request, target, options) =>
@@ -63,6 +69,15 @@ export const bedrockAdapter: ProviderAdapter = {
     parse: (json, target, request) => toEmbeddingResponse(json, target, request),
   },
   readError: readBedrockError,
+  errorCodes: BEDROCK_ERROR_CODES,
+  reasoningParams: (request, model) => {
+    if (CLAUDE.test(model)) return { ...bedrockReasoningParams(request) };
+    // other Bedrock models take their own reasoning fields through Converse as given
+    const { reasoning_effort, thinking } = request;
+    return reasoning_effort || thinking
+      ? { additionalModelRequestFields: { reasoning_effort, thinking } }
+      : {};
+  },
   validate: (target) => problemsOf(() => bedrockApiBase(target, bedrockAuth(target))),
   // AWS keys read from the environment are not in svc_params: name them so no error can carry them
   secrets: (target) => {

@@ -29,6 +29,7 @@ export {
   toToolConfig,
 } from './convert-tools.js';
 export { type EmbeddingFamily, embeddingFamily, toEmbeddingBody, toEmbeddingResponse } from './embeddings.js';
+export { BEDROCK_ERROR_CODES } from './error-codes.js';
 export { bedrockErrorCode, errorTypeOf, readBedrockError } from './error-map.js';
 export { decodeEventStream, type EventStreamFrame } from './event-stream.js';
 export { toFinishReason } from './finish-reason.js';

@@ -7,6 +7,7 @@ import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { streamEndedEarly, streamedNonJson } from '../shared/provider-errors.js';
 import { parseStreamJson } from '../shared/stream-json.js';
 import { toBedrockUsage } from './convert-response.js';
+import { BEDROCK_ERROR_CODES } from './error-codes.js';
 import { bedrockErrorCode } from './error-map.js';
 import { decodeEventStream, type EventStreamFrame } from './event-stream.js';
 import { toFinishReason } from './finish-reason.js';
@@ -102,7 +103,8 @@ function streamError(frame: EventStreamFrame, target: ProviderTarget, ctx: Error
   if (frame.messageType === 'error') {
     const code = frame.errorCode;
     const message = frame.errorMessage ?? 'stream error';
-    return errorFromResponse({ status: statusForCode(code) ?? 500, message, code }, ctx);
+    const status = statusForCode(code, BEDROCK_ERROR_CODES) ?? 500;
+    return errorFromResponse({ status, message, code }, ctx, BEDROCK_ERROR_CODES);
   }
   let body: Json = {};
   try {
@@ -113,8 +115,13 @@ function streamError(frame: EventStreamFrame, target: ProviderTarget, ctx: Error
   const code = frame.exceptionType;
   const message = asString(body.message) ?? asString(body.Message) ?? code ?? 'stream error';
   return errorFromResponse(
-    { status: statusForCode(code) ?? 500, message, code: bedrockErrorCode(code, message) },
+    {
+      status: statusForCode(code, BEDROCK_ERROR_CODES) ?? 500,
+      message,
+      code: bedrockErrorCode(code, message),
+    },
     ctx,
+    BEDROCK_ERROR_CODES,
   );
 }
 

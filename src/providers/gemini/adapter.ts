@@ -10,7 +10,9 @@ import type {
 import { toGeminiBody } from './convert-request.js';
 import { toChatCompletion } from './convert-response.js';
 import { bareModel, toBatchEmbedBody, toEmbeddingResponse } from './embedding.js';
+import { GOOGLE_ERROR_CODES } from './error-codes.js';
 import { readGoogleError } from './error-map.js';
+import { geminiReasoningParams } from './reasoning-params.js';
 import { geminiChunks } from './stream-transform.js';
 
 /** The Gemini methods an adapter posts to. */
@@ -79,6 +81,7 @@ const aiStudio: GeminiEndpoint = {
  */
 export const geminiAdapter: ProviderAdapter = {
   name: 'gemini',
+  prefixes: ['google', 'gemini'],
   defaults: { apiBase: GEMINI_API_BASE, apiKeyEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] },
   ...geminiChatOperations(aiStudio),
   embedding: {
@@ -90,4 +93,6 @@ export const geminiAdapter: ProviderAdapter = {
     parse: (json, target) => toEmbeddingResponse(json, target),
   },
   readError: readGoogleError,
+  errorCodes: GOOGLE_ERROR_CODES,
+  reasoningParams: (request, model) => ({ ...geminiReasoningParams({ ...request, model }) }),
 };

@@ -1,6 +1,7 @@
 export { type GeminiEndpoint, type GeminiMethod, geminiAdapter, geminiChatOperations } from './adapter.js';
 export { toGeminiBody } from './convert-request.js';
 export { toChatCompletion, toGeminiUsage } from './convert-response.js';
+export { GOOGLE_ERROR_CODES } from './error-codes.js';
 export { readGoogleError } from './error-map.js';
 export { toFinishReason } from './finish-reason.js';
 export {

@@ -8,6 +8,7 @@ import { streamEndedEarly } from '../shared/provider-errors.js';
 import { parseSse } from '../shared/sse.js';
 import { parseStreamJson } from '../shared/stream-json.js';
 import { assertPromptNotBlocked, readParts, toGeminiUsage, toToolCall } from './convert-response.js';
+import { GOOGLE_ERROR_CODES } from './error-codes.js';
 import { toFinishReason } from './finish-reason.js';
 
 type DeltaToolCall = NonNullable<ChunkDelta['tool_calls']>[number];
@@ -24,10 +25,11 @@ const contextOf = (target: ProviderTarget) => errorContextOf(target);
 /** Throws the contract error for an `error` object sent inside a 200 stream. */
 function throwStreamError(error: Record<string, unknown>, target: ProviderTarget): never {
   const code = asString(error.status);
-  const status = asFiniteNumber(error.code) ?? statusForCode(code) ?? 500;
+  const status = asFiniteNumber(error.code) ?? statusForCode(code, GOOGLE_ERROR_CODES) ?? 500;
   throw errorFromResponse(
     { status, message: asString(error.message) ?? 'stream error', code },
     contextOf(target),
+    GOOGLE_ERROR_CODES,
   );
 }
 

@@ -113,7 +113,8 @@ async function send(
   }
   if (response.statusCode < 400) return response;
   const text = await readErrorBody(response.body);
-  throw errorFromResponse(adapter.readError(response.statusCode, text, response.headers), contextOf(target));
+  const failure = adapter.readError(response.statusCode, text, response.headers);
+  throw errorFromResponse({ ...failure, body: text }, contextOf(target), adapter.errorCodes);
 }
 
 /**

@@ -1,4 +1,6 @@
+import type { ProviderErrorCodes } from '../../errors/codes.js';
 import type { UpstreamFailure } from '../../errors/map-error.js';
+import type { MockFormat } from '../../testing/formats/format.js';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -8,9 +10,11 @@ import type {
   ImageGenerationRequest,
   ImageGenerationResponse,
   ProviderName,
+  ReasoningEffort,
   SvcParams,
   TextCompletion,
   TextCompletionRequest,
+  ThinkingParam,
 } from '../../types/index.js';
 import type { WireRequest } from './http-client.js';
 
@@ -88,13 +92,54 @@ export interface StreamOperation<Req, Chunk> {
   parse(body: AsyncIterable<Uint8Array>, target: ProviderTarget, request: Req): AsyncIterable<Chunk>;
 }
 
+/** The request fields that decide reasoning. `model` (prefixed or not) matters to Gemini, Vertex, Bedrock and xAI. */
+export interface ReasoningRequest {
+  model?: string;
+  reasoning_effort?: ReasoningEffort;
+  thinking?: ThinkingParam;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+}
+
 /**
- * One provider's wire format. Adapters are pure translation (no routing, no I/O of their own): the
- * shared `invoke` functions do the HTTP and error handling around them. Implement this interface to add
- * a provider.
+ * One provider's wire format, and everything else the router needs to know about the provider: the
+ * model prefixes that name it, its reasoning fields, what its error codes mean. Adapters are pure
+ * translation (no routing, no I/O of their own): the shared `invoke` functions do the HTTP and error
+ * handling around them. Implement this interface to add a provider (docs/providers/custom-provider.md)
+ * and give it to the router (`RouterDependencies.providers`) or to `createProviderRegistry`.
  */
 export interface ProviderAdapter {
+  /**
+   * The provider's name, as `_hidden_params.custom_llm_provider`, events and errors report it. An adapter
+   * named like a built-in provider replaces it.
+   */
   readonly name: ProviderName;
+  /**
+   * The model prefixes that name this provider: `<prefix>/<model>` in `svc_params.model` (Gemini:
+   * `['google', 'gemini']`). Optional: `[name]`, or for an adapter that replaces a built-in one, the
+   * built-in's prefixes. A prefix has no `/`; two providers may not claim the same one.
+   */
+  readonly prefixes?: readonly string[];
+  /**
+   * The provider-native body fields for a request's `reasoning_effort` / `thinking` (CONTRACT 5.4), as
+   * `toProviderReasoningParams` reports them; `model` is the provider's model name (no prefix). Pure.
+   * Optional: without it the provider reports no reasoning translation. It describes what `chat.build`
+   * sends; it is not called by the router on its way to `build`.
+   */
+  reasoningParams?(request: ReasoningRequest, model: string): Record<string, unknown>;
+  /**
+   * What this provider's own error codes mean (`{ RESOURCE_EXHAUSTED: 'rate_limit' }`): the codes its
+   * `readError` returns and its stream error events carry, each with the stable router code (and so the
+   * error class) it stands for. Read before the OpenAI format's codes, which every adapter gets.
+   * Optional.
+   */
+  readonly errorCodes?: ProviderErrorCodes;
+  /**
+   * The wire format `startMockProvider({ providers: [adapter] })` serves for this provider, for tests
+   * with no network. Optional; the built-in providers' formats are always served, so built-in adapters
+   * leave it out (and keep the mock server out of the router's own code).
+   */
+  readonly mockFormat?: MockFormat;
   /** Used when a deployment sets no `api_base` / `api_key`. */
   readonly defaults?: { apiBase?: string | undefined; apiKeyEnv?: string | readonly string[] | undefined };
   readonly chat: JsonOperation<ChatCompletionRequest, ChatCompletion>;
@@ -117,7 +162,10 @@ export interface ProviderAdapter {
    * keep out of every error message. Optional; `svc_params` credentials are found without it.
    */
   secrets?(target: ProviderTarget): string[];
-  /** Reads the provider's error body into its message and code; the shared mapping picks the class. */
+  /**
+   * Reads the provider's error body into its message and code; the shared mapping picks the class (with
+   * `errorCodes`) and keeps the body itself, redacted and bounded, as the error's `upstreamBody`.
+   */
   readError(
     status: number,
     bodyText: string,

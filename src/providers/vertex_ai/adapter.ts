@@ -1,4 +1,8 @@
+import { ANTHROPIC_ERROR_CODES } from '../anthropic/error-codes.js';
+import { anthropicReasoningParams } from '../anthropic/reasoning-params.js';
 import { type GeminiEndpoint, geminiChatOperations } from '../gemini/adapter.js';
+import { GOOGLE_ERROR_CODES } from '../gemini/error-codes.js';
+import { geminiReasoningParams } from '../gemini/reasoning-params.js';
 import type { ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
 import { problemsOf } from '../shared/validate.js';
 import { vertexHeaders } from './auth.js';
@@ -13,6 +17,9 @@ const vertexGemini: GeminiEndpoint = {
 };
 
 const gemini = geminiChatOperations(vertexGemini);
+
+// a model name naming Claude (`claude-sonnet-4-5`, `publishers/anthropic/models/claude-...`)
+const CLAUDE = /(^|[./])claude/i;
 
 /** The chat operations serving a Vertex model: Anthropic's for Claude models, Gemini's for the rest. */
 function operationsFor(target: ProviderTarget): Pick<ProviderAdapter, 'chat' | 'chatStream'> {
@@ -29,6 +36,7 @@ function operationsFor(target: ProviderTarget): Pick<ProviderAdapter, 'chat' | '
  */
 export const vertexAdapter: ProviderAdapter = {
   name: 'vertex_ai',
+  prefixes: ['vertex_ai', 'vertexai'],
   chat: {
     build: (request, target, options) => operationsFor(target).chat.build(request, target, options),
     parse: (json, target, request) => operationsFor(target).chat.parse(json, target, request),
@@ -38,5 +46,11 @@ export const vertexAdapter: ProviderAdapter = {
     parse: (body, target, request) => operationsFor(target).chatStream.parse(body, target, request),
   },
   readError: readVertexError,
+  // Vertex answers in Google's shape, and Claude models in Anthropic's
+  errorCodes: Object.freeze({ ...GOOGLE_ERROR_CODES, ...ANTHROPIC_ERROR_CODES }),
+  reasoningParams: (request, model) =>
+    CLAUDE.test(model)
+      ? { ...anthropicReasoningParams(request) }
+      : { ...geminiReasoningParams({ ...request, model }) },
   validate: (target) => problemsOf(() => vertexProject(target)),
 };

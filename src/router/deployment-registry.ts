@@ -3,9 +3,8 @@ import { parallelLimitOf } from '../checks/parallel-limit.js';
 import { buildDeployment } from '../config/build-deployments.js';
 import { ConfigError } from '../config/config-error.js';
 import { buildTarget } from '../providers/build-target.js';
-import { adapterFor } from '../providers/registry.js';
+import type { ProviderRegistry } from '../providers/registry.js';
 import type { Deployment, Endpoint, ModelGroup, Tier } from '../types/index.js';
-import { PROVIDER_PREFIXES } from '../types/index.js';
 
 export type { ModelGroup, Tier };
 
@@ -20,6 +19,8 @@ export interface RegistryOptions {
   passThrough: boolean;
   defaultParams: Readonly<Record<string, unknown>>;
   env: NodeJS.ProcessEnv;
+  /** The adapters, built-in and the user's. */
+  providers: ProviderRegistry;
   /** Whether a group of one has fallbacks configured, so its deployment may be cooled. */
   hasFallbacks(group: string): boolean;
 }
@@ -91,7 +92,7 @@ export class DeploymentRegistry {
   }
 
   #endpointOf(deployment: Deployment, where: string, problems: string[]): Endpoint | undefined {
-    const adapter = adapterFor(deployment.provider);
+    const adapter = this.options.providers.adapterFor(deployment.provider);
     if (!adapter) {
       problems.push(
         `${where}.svc_params.model: provider \`${deployment.provider}\` is not available in this version`,
@@ -133,7 +134,8 @@ export class DeploymentRegistry {
     const cached = this.#passThrough.get(model);
     if (cached) return cached;
     const slash = model.indexOf('/');
-    if (slash <= 0 || !(model.slice(0, slash) in PROVIDER_PREFIXES)) return undefined;
+    if (slash <= 0 || this.options.providers.providerOfPrefix(model.slice(0, slash)) === undefined)
+      return undefined;
     const { deployment, problems } = buildDeployment(
       { model_name: model, svc_params: { model } },
       `model \`${model}\``,

@@ -94,6 +94,7 @@ export function buildRouterConfig(
     passThrough: settings.pass_through_all_models,
     defaultParams: settings.default_svc_params,
     env: runtime.env,
+    providers: runtime.adapters,
     hasFallbacks,
   });
   checkFallbackNames(settings, registry.groupNames());

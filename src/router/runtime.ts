@@ -2,7 +2,8 @@ import type { EventEmitter } from 'eventemitter3';
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
 import { HttpClient } from '../providers/shared/http-client.js';
-import type { ProviderRuntime } from '../providers/shared/provider-adapter.js';
+import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
+import type { ProviderAdapter, ProviderRuntime } from '../providers/shared/provider-adapter.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { Store } from '../stores/store.js';
 import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/strategy.js';
@@ -24,6 +25,11 @@ export interface RouterDependencies {
    * several routers one store and they agree on cooldowns. @default a MemoryStore private to this router
    */
   store?: Store;
+  /**
+   * Provider adapters of your own, next to the built-in ones: a new provider with its prefixes, or a
+   * replacement for a built-in. Checked at construction. @default none
+   */
+  providers?: readonly ProviderAdapter[];
 }
 
 /** The settings the runtime is built with, once: later changes of these apply to new routers only. */
@@ -61,6 +67,9 @@ export class RouterRuntime {
   readonly limiter = new ConcurrencyLimiter();
   readonly outcomes = new OutcomeChannel();
   readonly observer: CallObserver;
+  /** Adapters by provider and prefix. */
+  readonly adapters: ProviderRegistry;
+  /** The adapters' per-router state (auth caches, fetched secrets). */
   readonly providers = providerRuntime();
   readonly #strategies = new Map<string, RoutingStrategy>();
   // streams returned but dropped unread: their slot comes back when they are collected
@@ -71,6 +80,7 @@ export class RouterRuntime {
     this.now = deps.now ?? Date.now;
     this.env = deps.env ?? process.env;
     this.store = deps.store ?? new MemoryStore();
+    this.adapters = createProviderRegistry(deps.providers ?? []);
     this.http = new HttpClient({ connections: settings.connections });
     this.executor = new Executor(this.http);
     this.observer = new CallObserver(emitter, []);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROVIDER_PREFIXES } from '../types/provider.js';
 import { didYouMean } from './did-you-mean.js';
+import { positiveSeconds, seconds } from './time-bounds.js';
 
 const providerList = Object.keys(PROVIDER_PREFIXES)
   .map((p) => `${p}/`)
@@ -9,20 +10,22 @@ const providerList = Object.keys(PROVIDER_PREFIXES)
 const prefixedModel = z.string().superRefine((model, ctx) => {
   const slash = model.indexOf('/');
   const prefix = slash > 0 ? model.slice(0, slash) : '';
+  // `withoutValue`: the message to show when the model came from `os.environ/`, whose value is never printed
   if (slash <= 0 || slash === model.length - 1) {
+    const expected = `expected \`<provider>/<model>\` (one of ${providerList})`;
     ctx.addIssue({
       code: 'custom',
-      message: `expected \`<provider>/<model>\` (one of ${providerList}), got \`${model}\``,
+      message: `${expected}, got \`${model}\``,
+      params: { withoutValue: expected },
     });
-  } else if (!(prefix in PROVIDER_PREFIXES)) {
+  } else if (!Object.hasOwn(PROVIDER_PREFIXES, prefix)) {
     ctx.addIssue({
       code: 'custom',
       message: `unknown provider \`${prefix}/\`${didYouMean(prefix, Object.keys(PROVIDER_PREFIXES))}; expected one of ${providerList}`,
+      params: { withoutValue: `unknown provider; expected one of ${providerList}` },
     });
   }
 });
-
-const seconds = z.number().nonnegative();
 
 /** The `svc_params` keys the router itself reads; anything else passes through to the provider adapter. */
 export const svcParamsSchema = z.looseObject({
@@ -49,10 +52,10 @@ export const svcParamsSchema = z.looseObject({
     })
     .optional(),
   mock_response: z.string().optional(),
-  timeout: z.number().positive().optional(),
-  stream_timeout: z.number().positive().optional(),
-  first_token_timeout: z.number().positive().optional(),
-  stream_total_timeout: z.number().positive().optional(),
+  timeout: positiveSeconds.optional(),
+  stream_timeout: positiveSeconds.optional(),
+  first_token_timeout: positiveSeconds.optional(),
+  stream_total_timeout: positiveSeconds.optional(),
   max_retries: z.number().int().nonnegative().optional(),
 });
 

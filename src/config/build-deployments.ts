@@ -93,7 +93,7 @@ export function buildDeployment(
 
   const written = input as unknown as DeploymentConfig;
   const resolved = parsed.data;
-  const id = resolved.model_info?.id ?? deploymentHash(written.svc_params as Record<string, unknown>);
+  const id = resolved.model_info?.id ?? deploymentHash(written.svc_params);
   const params = { ...defaults, ...resolved.svc_params } as Deployment['params'];
   const entry = entryOf(written, id);
   const { provider, providerModel } = splitModel(resolved.svc_params.model);

@@ -28,6 +28,6 @@ export function canonicalJson(value: unknown, ancestors: Set<object> = new Set()
  * `svc_params` as written (before `os.environ/` resolution, so rotating a key keeps the id). Stable across
  * processes and key order.
  */
-export function deploymentHash(svcParams: Record<string, unknown>): string {
+export function deploymentHash(svcParams: object): string {
   return createHash('sha256').update(canonicalJson(svcParams)).digest('hex');
 }

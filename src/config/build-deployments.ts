@@ -1,3 +1,6 @@
+import { defineMaskedInspect } from '../callbacks/mask-key.js';
+import { missingApiKey } from '../providers/build-target.js';
+import { adapterFor } from '../providers/registry.js';
 import {
   type Deployment,
   type DeploymentConfig,
@@ -13,7 +16,7 @@ import {
   KNOWN_PASS_THROUGH_KEYS,
   ROUTER_SVC_PARAM_KEYS,
 } from './model-list-schema.js';
-import { resolveEnvReferences } from './resolve-env.js';
+import { resolveEnvReferences, UNSAFE_KEYS } from './resolve-env.js';
 import { zodProblems } from './zod-problems.js';
 
 function looksLikeTypo(key: string): string | undefined {
@@ -28,6 +31,33 @@ export function splitModel(model: string): { provider: Deployment['provider']; p
   return { provider: PROVIDER_PREFIXES[model.slice(0, slash)]!, providerModel: model.slice(slash + 1) };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A shallow copy without `__proto__`, `constructor` and `prototype` keys. */
+function withoutUnsafeKeys<T extends object>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (!UNSAFE_KEYS.has(key)) out[key] = v;
+  return out as T;
+}
+
+/**
+ * The element of `router.modelList`: the entry as the user wrote it (`os.environ/` references
+ * unresolved, so `JSON.stringify` gives it back), with `model_info.id` set, and credentials masked
+ * when inspected (`console.log(router.modelList)` prints `api_key: '****abcd'`).
+ */
+function entryOf(written: DeploymentConfig, id: string): DeploymentEntry {
+  const svcParams = withoutUnsafeKeys(written.svc_params);
+  defineMaskedInspect(svcParams);
+  const entry: DeploymentEntry = {
+    model_name: written.model_name,
+    svc_params: svcParams,
+    model_info: Object.freeze({ ...withoutUnsafeKeys(written.model_info ?? {}), id }),
+  };
+  defineMaskedInspect(entry);
+  return Object.freeze(entry);
+}
+
 /**
  * Validates one model-list entry and derives its Deployment. Returns the problems instead of throwing so
  * that a list reports all of them at once.
@@ -38,11 +68,10 @@ export function buildDeployment(
   defaults: Readonly<Record<string, unknown>>,
   env: NodeJS.ProcessEnv,
 ): { deployment?: Deployment; problems: string[] } {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) {
+  if (!isObject(input)) {
     return { problems: [`${where}: expected an object with model_name and svc_params`] };
   }
-  const written = input as DeploymentConfig;
-  const { value, problems } = resolveEnvReferences(written, where, env);
+  const { value, problems, references, failed } = resolveEnvReferences(input, where, env);
   const parsed = deploymentSchema.safeParse(value);
   if (!parsed.success) {
     problems.push(
@@ -50,23 +79,23 @@ export function buildDeployment(
         prefix: where,
         knownKeys: (path) => (path.length === 0 ? DEPLOYMENT_KEYS : ROUTER_SVC_PARAM_KEYS),
         noun: 'key',
+        references,
+        ignore: failed,
       }),
     );
   }
-  for (const key of Object.keys(written.svc_params ?? {})) {
+  const svcParams = (value as { svc_params?: unknown }).svc_params;
+  for (const key of isObject(svcParams) ? Object.keys(svcParams) : []) {
     const typo = looksLikeTypo(key);
     if (typo) problems.push(`unknown key \`${key}\` in \`${where}.svc_params\`${didYouMean(key, [typo])}`);
   }
   if (!parsed.success || problems.length > 0) return { problems };
 
+  const written = input as unknown as DeploymentConfig;
   const resolved = parsed.data;
-  const id = resolved.model_info?.id ?? deploymentHash(written.svc_params as Record<string, unknown>);
+  const id = resolved.model_info?.id ?? deploymentHash(written.svc_params);
   const params = { ...defaults, ...resolved.svc_params } as Deployment['params'];
-  const entry: DeploymentEntry = Object.freeze({
-    model_name: written.model_name,
-    svc_params: written.svc_params,
-    model_info: Object.freeze({ ...written.model_info, id }),
-  });
+  const entry = entryOf(written, id);
   const { provider, providerModel } = splitModel(resolved.svc_params.model);
   return {
     problems,
@@ -82,9 +111,17 @@ export function buildDeployment(
   };
 }
 
+/** A deployment that would call its provider's default endpoint with no key: named with where to set one. */
+function keyProblem(deployment: Deployment, where: string, env: NodeJS.ProcessEnv): string | undefined {
+  const adapter = adapterFor(deployment.provider);
+  const missing = adapter && missingApiKey(deployment, adapter, env);
+  return missing && `${where} (model_name \`${deployment.modelName}\`): ${missing}`;
+}
+
 /**
  * Validates the whole model list at construction. Throws ConfigError naming every bad entry by index and
- * field, every unset `os.environ/` variable by name, and every duplicated `model_id`.
+ * field, every unset `os.environ/` variable by name, every duplicated `model_id`, and every deployment
+ * that would call its provider's own endpoint without an api key.
  */
 export function buildDeployments(
   modelList: unknown,
@@ -97,16 +134,19 @@ export function buildDeployments(
   const deployments: Deployment[] = [];
   const seen = new Map<string, number>();
   modelList.forEach((item, index) => {
-    const result = buildDeployment(item, `model_list[${index}]`, defaults, env);
+    const where = `model_list[${index}]`;
+    const result = buildDeployment(item, where, defaults, env);
     problems.push(...result.problems);
     if (!result.deployment) return;
     const earlier = seen.get(result.deployment.id);
     if (earlier !== undefined) {
       problems.push(
-        `model_list[${index}]: same model_id as model_list[${earlier}] (identical svc_params); give one a model_info.id`,
+        `${where}: same model_id as model_list[${earlier}] (identical svc_params); give one a model_info.id`,
       );
       return;
     }
+    const noKey = keyProblem(result.deployment, where, env);
+    if (noKey) problems.push(noKey);
     seen.set(result.deployment.id, index);
     deployments.push(result.deployment);
   });

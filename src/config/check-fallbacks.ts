@@ -1,5 +1,6 @@
 import { ConfigError } from './config-error.js';
 import { didYouMean } from './did-you-mean.js';
+import { shownSetting } from './parse-settings.js';
 import type { ResolvedSettings } from './settings-schema.js';
 
 const LISTS = ['fallbacks', 'context_window_fallbacks', 'content_policy_fallbacks'] as const;
@@ -19,15 +20,20 @@ export function checkFallbackNames(settings: ResolvedSettings, groups: readonly 
         if (from !== '*' && !known.has(from)) {
           problems.push(`${list}[${i}]: unknown model group \`${from}\`${didYouMean(from, groups)}`);
         }
-        for (const to of targets) {
-          if (!ok(to))
-            problems.push(`${list}[${i}].${from}: unknown model group \`${to}\`${didYouMean(to, groups)}`);
-        }
+        targets.forEach((to, j) => {
+          if (ok(to)) return;
+          const shown = shownSetting(settings, [list, i, from, j], to);
+          const hint = shown === to ? didYouMean(to, groups) : '';
+          problems.push(`${list}[${i}].${from}: unknown model group \`${shown}\`${hint}`);
+        });
       }
     });
   }
-  for (const to of settings.default_fallbacks) {
-    if (!ok(to)) problems.push(`default_fallbacks: unknown model group \`${to}\`${didYouMean(to, groups)}`);
-  }
+  settings.default_fallbacks.forEach((to, j) => {
+    if (ok(to)) return;
+    const shown = shownSetting(settings, ['default_fallbacks', j], to);
+    const hint = shown === to ? didYouMean(to, groups) : '';
+    problems.push(`default_fallbacks: unknown model group \`${shown}\`${hint}`);
+  });
   if (problems.length > 0) throw new ConfigError('router settings', problems);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROVIDER_PREFIXES } from '../types/provider.js';
 import { didYouMean } from './did-you-mean.js';
+import { positiveSeconds, seconds } from './time-bounds.js';
 
 /**
  * The check of `svc_params.model` against the model prefixes a provider registry knows
@@ -12,23 +13,21 @@ export function prefixedModelSchema(prefixes: readonly string[]) {
   return z.string().superRefine((model, ctx) => {
     const slash = model.indexOf('/');
     const prefix = slash > 0 ? model.slice(0, slash) : '';
+    // `withoutValue`: the message to show when the model came from `os.environ/`, whose value is never printed
     if (slash <= 0 || slash === model.length - 1) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected \`<provider>/<model>\` (one of ${list}), got \`${model}\``,
-      });
+      const expected = `expected \`<provider>/<model>\` (one of ${list})`;
+      ctx.addIssue({ code: 'custom', message: `${expected}, got \`${model}\``, params: { withoutValue: expected } });
     } else if (!known.has(prefix)) {
       ctx.addIssue({
         code: 'custom',
         message: `unknown provider \`${prefix}/\`${didYouMean(prefix, prefixes)}; expected one of ${list}`,
+        params: { withoutValue: `unknown provider; expected one of ${list}` },
       });
     }
   });
 }
 
 const prefixedModel = prefixedModelSchema(Object.keys(PROVIDER_PREFIXES));
-
-const seconds = z.number().nonnegative();
 
 /** The `svc_params` keys the router itself reads; anything else passes through to the provider adapter. */
 export const svcParamsSchema = z.looseObject({
@@ -55,10 +54,10 @@ export const svcParamsSchema = z.looseObject({
     })
     .optional(),
   mock_response: z.string().optional(),
-  timeout: z.number().positive().optional(),
-  stream_timeout: z.number().positive().optional(),
-  first_token_timeout: z.number().positive().optional(),
-  stream_total_timeout: z.number().positive().optional(),
+  timeout: positiveSeconds.optional(),
+  stream_timeout: positiveSeconds.optional(),
+  first_token_timeout: positiveSeconds.optional(),
+  stream_total_timeout: positiveSeconds.optional(),
   max_retries: z.number().int().nonnegative().optional(),
 });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { didYouMean } from './did-you-mean.js';
+import { svcParamsSchema } from './model-list-schema.js';
+import { positiveSeconds, seconds } from './time-bounds.js';
 
-const seconds = z.number().nonnegative();
 const count = z.number().int().nonnegative();
 /** `[{ "<model>": ["<fallback>", ...] }]` */
 const fallbackList = z.array(z.record(z.string(), z.array(z.string())));
@@ -107,14 +108,15 @@ export const routerSettingsSchema = z.strictObject({
   /** Remove request parameters (and reasoning history) a provider cannot take instead of failing. */
   drop_params: z.boolean().default(false),
   pass_through_all_models: z.boolean().default(false),
-  default_svc_params: z.record(z.string(), z.unknown()).default({}),
-  timeout: z.number().positive().default(600),
+  /** Merged under every deployment's `svc_params`: checked by the same rules, every key optional. */
+  default_svc_params: svcParamsSchema.partial().default({}),
+  timeout: positiveSeconds.default(600),
   /** Streaming calls: from the request's start to the first event, then the longest gap between events. */
-  stream_timeout: z.number().positive().optional(),
+  stream_timeout: positiveSeconds.optional(),
   /** Streaming calls: from the request's start to the first content chunk; off when unset. */
-  first_token_timeout: z.number().positive().optional(),
+  first_token_timeout: positiveSeconds.optional(),
   /** Streaming calls: the whole stream, start to end (default: the larger of 1800 s and `timeout`). */
-  stream_total_timeout: z.number().positive().optional(),
+  stream_total_timeout: positiveSeconds.optional(),
   /** The largest response body read from a provider, in bytes. */
   max_response_bytes: z
     .number()

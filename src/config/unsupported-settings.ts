@@ -1,4 +1,5 @@
 import { ConfigError } from './config-error.js';
+import { shownSetting } from './parse-settings.js';
 import type { ResolvedSettings } from './settings-schema.js';
 
 /**
@@ -10,7 +11,7 @@ export function assertSupportedSettings(settings: ResolvedSettings): void {
   const strategy = settings.routing_strategy;
   if (typeof strategy === 'string' && strategy !== 'simple-shuffle') {
     problems.push(
-      `routing_strategy: \`${strategy}\` is not available in this version yet (simple-shuffle or a strategy object is)`,
+      `routing_strategy: \`${shownSetting(settings, ['routing_strategy'], strategy)}\` is not available in this version yet (simple-shuffle or a strategy object is)`,
     );
   }
   if (settings.routing_groups?.length) problems.push('routing_groups: not available in this version yet');

@@ -6,14 +6,37 @@ const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bAKIA[0-9A-Z]{12,}/g, '****'],
 ];
 
+// a secret shorter than this would be replaced inside ordinary words
+const MIN_SECRET_LENGTH = 4;
+
+const lowerHex = (text: string): string => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+
 /**
- * Removes the given secrets and anything shaped like a credential from a message. Applied to every
- * message built from upstream text, so no error, log line or event can carry a key.
+ * Every form in which a provider may echo a secret it was sent: as is, URL-encoded
+ * (`encodeURIComponent`), form-encoded (`~` as `%7E`, space as `+`, as in an OAuth token request),
+ * either with lower-case hex, and JSON-escaped (with and without `\/`).
  */
-export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
-  let out = text;
+export function secretForms(secret: string): string[] {
+  const uri = encodeURIComponent(secret);
+  const form = new URLSearchParams({ s: secret }).toString().slice(2);
+  const json = JSON.stringify(secret).slice(1, -1);
+  return [...new Set([secret, uri, form, lowerHex(uri), lowerHex(form), json, json.replaceAll('/', '\\/')])];
+}
+
+/**
+ * Removes the given secrets, in every form a provider may echo them ({@link secretForms}), and anything
+ * shaped like a credential from a message. Applied to every message built from upstream text, so no
+ * error, log line or event can carry a key.
+ */
+export function redactSecrets(text: string, secrets: Iterable<string | undefined> = []): string {
+  const forms = new Set<string>();
   for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join('****');
+    if (secret && secret.length >= MIN_SECRET_LENGTH) for (const form of secretForms(secret)) forms.add(form);
+  }
+  let out = text;
+  // longest first, so a secret that contains another is replaced whole
+  for (const form of [...forms].sort((a, b) => b.length - a.length)) {
+    if (out.includes(form)) out = out.split(form).join('****');
   }
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;

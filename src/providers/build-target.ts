@@ -30,9 +30,36 @@ function secretsOf(params: Readonly<Record<string, unknown>>, apiKey: string | u
   return [...secrets];
 }
 
+const namesOf = (names: string | readonly string[] | undefined): readonly string[] =>
+  typeof names === 'string' ? [names] : (names ?? []);
+
 function envKey(names: string | readonly string[] | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  for (const name of typeof names === 'string' ? [names] : (names ?? [])) if (env[name]) return env[name];
+  for (const name of namesOf(names)) if (env[name]) return env[name];
   return undefined;
+}
+
+/**
+ * What is missing when a deployment would call its provider's own default endpoint without a key: no
+ * `api_base`, no `api_key`, none of the provider's key variables set, and no `mock_response`. A
+ * deployment with `api_base` needs none (local OpenAI-compatible servers often take no key); providers
+ * without a default endpoint (Azure) or with their own credential chain (Vertex AI, Bedrock) are not
+ * checked here. Undefined when nothing is missing.
+ */
+export function missingApiKey(
+  deployment: Deployment,
+  adapter: ProviderAdapter,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const { apiBase, apiKeyEnv } = adapter.defaults ?? {};
+  const { params } = deployment;
+  if (!apiBase || !apiKeyEnv || params.api_base || params.api_key || params.mock_response !== undefined)
+    return undefined;
+  if (envKey(apiKeyEnv, env)) return undefined;
+  const names = namesOf(apiKeyEnv);
+  return (
+    `no api key for ${deployment.provider}: set svc_params.api_key (e.g. \`os.environ/${names[0]}\`) ` +
+    `or the ${names.join(' or ')} environment variable`
+  );
 }
 
 /** Everything an adapter needs about a deployment, derived once (defaults and env read here, not per call). */

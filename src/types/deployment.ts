@@ -1,11 +1,8 @@
-import type { ThinkingParam } from './chat.js';
+import type { ReasoningEffort, ThinkingParam } from './chat.js';
 import type { ProviderName } from './provider.js';
 
-/**
- * Provider call parameters of one deployment (CONTRACT 2.1). Times are in seconds. Keys not named here
- * pass through to the provider adapter (`tenant_id`, `aws_region_name`, ...).
- */
-export interface SvcParams {
+/** The `svc_params` the router itself reads (CONTRACT 2.1). Times are in seconds. */
+export interface RouterSvcParams {
   /** `<provider>/<model>`, e.g. `openai/gpt-4o`. */
   model: string;
   api_key?: string;
@@ -30,8 +27,67 @@ export interface SvcParams {
   first_token_timeout?: number;
   stream_total_timeout?: number;
   max_retries?: number;
-  [passThrough: string]: unknown;
 }
+
+/** Request fields a deployment may preset; the caller's request overrides each one. */
+export interface RequestDefaultParams {
+  temperature?: number;
+  top_p?: number;
+  /** Anthropic, Gemini and Bedrock models. */
+  top_k?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  stop?: string | string[];
+  seed?: number;
+  n?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  logit_bias?: Record<string, number>;
+  user?: string;
+  response_format?: Record<string, unknown>;
+  reasoning_effort?: ReasoningEffort;
+  parallel_tool_calls?: boolean;
+}
+
+/** Provider settings the adapters read (each provider's page under docs/providers/ lists its own). */
+export interface ProviderPassThroughParams {
+  /** Azure: Microsoft Entra ID client credentials (with `client_id`, `client_secret`). */
+  tenant_id?: string;
+  client_id?: string;
+  client_secret?: string;
+  /** Azure: an Entra ID access token you manage, sent as `Authorization: Bearer`. */
+  azure_ad_token?: string;
+  /** Azure: @default 'https://login.microsoftonline.com' */
+  azure_authority_host?: string;
+  /** Azure: @default 'https://cognitiveservices.azure.com/.default' */
+  azure_scope?: string;
+  /** Bedrock: SigV4 credentials and region (else the `AWS_*` environment). */
+  aws_access_key_id?: string;
+  aws_secret_access_key?: string;
+  aws_session_token?: string;
+  aws_region_name?: string;
+  /** Vertex AI: a service-account key as an object, as JSON text, or the path of a key file. */
+  vertex_credentials?: string | Record<string, unknown>;
+  /** OpenRouter: sent as `HTTP-Referer` and `X-Title`. */
+  openrouter_site_url?: string;
+  openrouter_app_name?: string;
+  /** Accepted for compatibility with LiteLLM configs; not read by this version. */
+  api_type?: string;
+  organization?: string;
+  azure_ad_token_provider?: unknown;
+  aws_profile_name?: string;
+  max_new_tokens?: number;
+  extra_headers?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Provider call parameters of one deployment (CONTRACT 2.1): the router's own keys, request defaults and
+ * the providers' known settings, all typed, so a typo (`wieght: 1`) is a type error. A key not listed
+ * here still passes through to the provider adapter at run time; to type one, widen the deployment:
+ * `DeploymentConfig<{ my_key: string }>`.
+ */
+export interface SvcParams extends RouterSvcParams, RequestDefaultParams, ProviderPassThroughParams {}
 
 /** Optional metadata of a deployment. */
 export interface ModelInfo {
@@ -42,10 +98,19 @@ export interface ModelInfo {
   [extra: string]: unknown;
 }
 
-/** One entry of the model list, as users write it. */
-export interface DeploymentConfig {
+/**
+ * One entry of the model list, as users write it. `Extra` types `svc_params` keys this version does
+ * not know (a provider setting passed through to the adapter), the escape hatch from typo checking.
+ *
+ * @example
+ * const list: DeploymentConfig<{ my_gateway_flag: boolean }>[] = [
+ *   { model_name: 'gpt', svc_params: { model: 'openai/gpt-4o', my_gateway_flag: true } },
+ * ];
+ * new Router(list);
+ */
+export interface DeploymentConfig<Extra extends object = Record<never, never>> {
   model_name: string;
-  svc_params: SvcParams;
+  svc_params: SvcParams & Extra;
   model_info?: ModelInfo;
 }
 

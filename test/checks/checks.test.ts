@@ -7,7 +7,10 @@ import { buildDeployments } from '../../src/config/build-deployments.js';
 import { RateLimitError } from '../../src/index.js';
 
 const dep = (params: Record<string, unknown>) =>
-  buildDeployments([{ model_name: 'm', svc_params: { model: 'openai/gpt-4o', ...params } }], {})[0]!;
+  buildDeployments(
+    [{ model_name: 'm', svc_params: { model: 'openai/gpt-4o', api_key: 'sk-test', ...params } }],
+    {},
+  )[0]!;
 
 describe('parallel limit', () => {
   it('takes max_parallel_requests, then the router default, then rpm, then tpm/1000/6', () => {

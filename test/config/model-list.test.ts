@@ -91,7 +91,13 @@ describe('model list validation', () => {
 
   it('uses model_info.id as the model_id', () => {
     const [d] = buildDeployments(
-      [{ model_name: 'a', svc_params: { model: 'openai/x' }, model_info: { id: 'mine' } }],
+      [
+        {
+          model_name: 'a',
+          svc_params: { model: 'openai/x', api_key: 'sk-test' },
+          model_info: { id: 'mine' },
+        },
+      ],
       {},
     );
     expect(d?.id).toBe('mine');
@@ -122,8 +128,9 @@ describe('model list validation', () => {
     const [d] = buildDeployments([{ model_name: 'a', svc_params: { model: 'openai/x', rpm: 1 } }], {
       rpm: 9,
       timeout: 3,
+      api_key: 'sk-default',
     });
-    expect(d?.params).toMatchObject({ rpm: 1, timeout: 3 });
+    expect(d?.params).toMatchObject({ rpm: 1, timeout: 3, api_key: 'sk-default' });
   });
 
   it('fails at Router construction, not at the first request', () => {

@@ -61,9 +61,7 @@ describe('router settings', () => {
 
   it('names an unset environment variable without printing any value', () => {
     const message = problemsOf(() => parseSettings({ redis_password: 'os.environ/UNSET_PW' }, {}));
-    expect(message).toBe(
-      'Invalid router settings: settings.redis_password: environment variable UNSET_PW is not set',
-    );
+    expect(message).toBe('Invalid router settings: redis_password: environment variable UNSET_PW is not set');
   });
 
   it('accepts the enable_pre_call_check spelling', () => {

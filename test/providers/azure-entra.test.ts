@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, Router } from '../../src/index.js';
 import { azureAdapter, azureHeaders, EntraTokenCache } from '../../src/providers/azure/index.js';
+import { createProviderRuntime } from '../../src/providers/shared/provider-runtime.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { chat, fixture, http, OPTIONS, targetOn, USER } from './openai-family-helpers.js';
 
@@ -88,10 +89,27 @@ describe('Azure Entra ID client credentials', () => {
   it('caches the token across calls, concurrent ones included', async () => {
     const t = target('tenant-b');
     await Promise.all([chat(azureAdapter, t), chat(azureAdapter, t)]);
-    await chat(azureAdapter, target('tenant-b'));
+    await chat(azureAdapter, t);
     expect(tokenRequests).toHaveLength(1);
     expect(mock.requests).toHaveLength(3);
     expect(new Set(mock.requests.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${TOKEN}`]));
+  });
+
+  it('shares one token between the deployments of a runtime (same tenant, client and scope), not across runtimes', async () => {
+    const runtime = createProviderRuntime();
+    await chat(azureAdapter, target('tenant-g'), {}, { ...OPTIONS, runtime });
+    await chat(azureAdapter, target('tenant-g'), {}, { ...OPTIONS, runtime });
+    expect(tokenRequests).toHaveLength(1);
+    await chat(azureAdapter, target('tenant-g'), {}, { ...OPTIONS, runtime: createProviderRuntime() });
+    expect(tokenRequests).toHaveLength(2);
+  });
+
+  it('drops its cached token when the runtime closes', async () => {
+    const runtime = createProviderRuntime();
+    await chat(azureAdapter, target('tenant-h'), {}, { ...OPTIONS, runtime });
+    runtime.close();
+    await chat(azureAdapter, target('tenant-h'), {}, { ...OPTIONS, runtime });
+    expect(tokenRequests).toHaveLength(2);
   });
 
   it('fetches a new token shortly before the cached one expires', async () => {

@@ -355,7 +355,7 @@ describe('Router lifecycle and settings', () => {
       deployment(mock, 'a'),
       {
         model_name: 'claude',
-        svc_params: { model: 'openai/claude-sonnet-4-5' },
+        svc_params: { model: 'openai/claude-sonnet-4-5', api_key: 'sk-test' },
         model_info: { supports_reasoning: true },
       },
     ]);
@@ -374,7 +374,9 @@ describe('Router lifecycle and settings', () => {
   });
 
   it('exposes modelList entries with model_info.id set', () => {
-    const router = new Router([{ model_name: 'm', svc_params: { model: 'openai/gpt-4o' } }]);
+    const router = new Router([
+      { model_name: 'm', svc_params: { model: 'openai/gpt-4o', api_key: 'sk-test' } },
+    ]);
     expect(router.modelList[0]?.model_info.id).toMatch(/^[0-9a-f]{64}$/);
   });
 });

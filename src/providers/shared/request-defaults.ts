@@ -1,7 +1,8 @@
+import type { SvcParams } from '../../types/index.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 
 /** Request defaults a deployment's `svc_params` may carry (OpenAI request fields). */
-export const REQUEST_DEFAULT_KEYS: readonly string[] = [
+export const REQUEST_DEFAULT_KEYS: readonly (keyof SvcParams)[] = [
   'temperature',
   'top_p',
   'max_tokens',

@@ -13,7 +13,7 @@ import { vertexModelUrl, vertexProject } from './location.js';
 const vertexGemini: GeminiEndpoint = {
   url: (target, method) =>
     vertexModelUrl(target, 'google', method === 'streamGenerateContent' ? `${method}?alt=sse` : method),
-  headers: (target, options) => vertexHeaders(target, options.timeoutMs, options.signal),
+  headers: (target, options) => vertexHeaders(target, options),
 };
 
 const gemini = geminiChatOperations(vertexGemini);

@@ -3,17 +3,36 @@ import { GoogleAuth, gaxios, type JWTInput } from 'google-auth-library';
 import { TimeoutError } from '../../errors/classes.js';
 import { errorFromResponse } from '../../errors/map-error.js';
 import { errorContextOf } from '../shared/error-context.js';
-import type { ProviderTarget } from '../shared/provider-adapter.js';
+import type { CallOptions, ProviderRuntime, ProviderTarget } from '../shared/provider-adapter.js';
+import { runtimeFor } from '../shared/provider-runtime.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 // google-auth-library posts service-account grants here whatever the key file's `token_uri` says
 const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const TOKEN_TIMEOUT_MS = 30_000;
 
-// one GoogleAuth per credential: the library caches and refreshes its token there
-const auths = new Map<string, GoogleAuth>();
-// and per deployment, so a key file is read once, not on every call
-const byTarget = new WeakMap<ProviderTarget, GoogleAuth>();
+/** The runtime key of a router's GoogleAuth clients. */
+const GOOGLE_AUTHS = 'vertex_ai.google-auths';
+
+interface GoogleAuths {
+  /** One GoogleAuth per credential: the library caches and refreshes its token there. */
+  readonly byCredential: Map<string, GoogleAuth>;
+  /** And per deployment, so a key file is read once, not on every call. */
+  readonly byTarget: WeakMap<ProviderTarget, GoogleAuth>;
+}
+
+// Fields of a credentials file, and of the token requests made from it, that must never be shown.
+const SECRET_FIELDS = ['private_key', 'client_secret', 'refresh_token', 'assertion', 'subject_token'];
+
+/** Registers the secret fields of a key file or a token request body (form or JSON) with the runtime. */
+function registerSecrets(runtime: ProviderRuntime, data: unknown): void {
+  const fields =
+    typeof data === 'string' ? new URLSearchParams(data) : data instanceof URLSearchParams ? data : undefined;
+  for (const name of SECRET_FIELDS) {
+    const value = fields ? fields.get(name) : (data as Record<string, unknown> | undefined)?.[name];
+    if (typeof value === 'string') runtime.addSecret(value);
+  }
+}
 
 /** `vertex_credentials` as key-file JSON: an object, JSON text, or the path of a JSON file. */
 function readCredentials(value: unknown): { key: string; json?: Record<string, unknown> } {
@@ -30,37 +49,48 @@ function readCredentials(value: unknown): { key: string; json?: Record<string, u
   }
 }
 
-/** A transporter that sends token requests to the key file's own `token_uri` (as Google's Python library does). */
-function transporterFor(tokenUri: string): InstanceType<typeof gaxios.Gaxios> {
+/**
+ * The transporter of a GoogleAuth: registers every secret a token request carries (the signed JWT
+ * assertion, a refresh token) with the runtime before it is sent, so an endpoint that echoes it cannot
+ * put it in an error; and sends token requests to the key file's own `token_uri` (as Google's Python
+ * library does).
+ */
+function transporterFor(
+  runtime: ProviderRuntime,
+  tokenUri: string | undefined,
+): InstanceType<typeof gaxios.Gaxios> {
   const transporter = new gaxios.Gaxios();
   transporter.interceptors.request.add({
     resolved: async (config) => {
-      if (config.url.href === GOOGLE_TOKEN_URL) config.url = new URL(tokenUri);
+      registerSecrets(runtime, config.data);
+      if (tokenUri && config.url.href === GOOGLE_TOKEN_URL) config.url = new URL(tokenUri);
       return config;
     },
   });
   return transporter;
 }
 
-function authFor(target: ProviderTarget): GoogleAuth {
-  const known = byTarget.get(target);
+function authFor(target: ProviderTarget, runtime: ProviderRuntime): GoogleAuth {
+  const auths = runtime.shared<GoogleAuths>(GOOGLE_AUTHS, () => ({
+    byCredential: new Map(),
+    byTarget: new WeakMap(),
+  }));
+  const known = auths.byTarget.get(target);
   if (known) return known;
   const { key, json } = readCredentials(target.params.vertex_credentials);
-  let auth = auths.get(key);
-  if (auth) {
-    byTarget.set(target, auth);
-    return auth;
+  // a key file named by path is not among the deployment's svc_params secrets: its private key is now
+  if (json) registerSecrets(runtime, json);
+  let auth = auths.byCredential.get(key);
+  if (!auth) {
+    const tokenUri = typeof json?.token_uri === 'string' ? json.token_uri : undefined;
+    auth = new GoogleAuth({
+      scopes: SCOPE,
+      ...(json ? { credentials: json as JWTInput } : {}),
+      clientOptions: { transporter: transporterFor(runtime, tokenUri) },
+    });
+    auths.byCredential.set(key, auth);
   }
-  const tokenUri = typeof json?.token_uri === 'string' ? json.token_uri : undefined;
-  auth = new GoogleAuth({
-    scopes: SCOPE,
-    ...(json ? { credentials: json as JWTInput } : {}),
-    ...(tokenUri && tokenUri !== GOOGLE_TOKEN_URL
-      ? { clientOptions: { transporter: transporterFor(tokenUri) } }
-      : {}),
-  });
-  auths.set(key, auth);
-  byTarget.set(target, auth);
+  auths.byTarget.set(target, auth);
   return auth;
 }
 
@@ -81,21 +111,24 @@ function withTimeout<T>(promise: Promise<T>, ms: number, signal: AbortSignal | u
 /**
  * A Google access token for Vertex AI: from `vertex_credentials` (service-account JSON object or
  * text, or a key file path) or Application Default Credentials. Tokens are cached and refreshed by
- * google-auth-library. Failure is an AuthenticationError naming the deployment, never the key; no
- * token within `timeoutMs` (at most 30 s) is a TimeoutError.
+ * google-auth-library, in a client kept in the call's runtime; the token, the signed assertion and the
+ * key's secrets are registered there as secrets. Failure is an AuthenticationError naming the
+ * deployment, never the key; no token within `timeoutMs` (at most 30 s) is a TimeoutError.
  */
 export async function googleAccessToken(
   target: ProviderTarget,
-  timeoutMs: number = TOKEN_TIMEOUT_MS,
-  signal?: AbortSignal,
+  options: Pick<CallOptions, 'timeoutMs' | 'signal' | 'runtime'> = { timeoutMs: TOKEN_TIMEOUT_MS },
 ): Promise<string> {
+  const { signal } = options;
+  const runtime = runtimeFor(target, options);
   try {
     const token = await withTimeout(
-      authFor(target).getAccessToken(),
-      Math.min(timeoutMs, TOKEN_TIMEOUT_MS),
+      authFor(target, runtime).getAccessToken(),
+      Math.min(options.timeoutMs, TOKEN_TIMEOUT_MS),
       signal,
     );
     if (!token) throw new Error('google-auth-library returned no access token');
+    runtime.addSecret(token);
     return token;
   } catch (err) {
     if (signal?.aborted) throw signal.reason ?? err;
@@ -110,12 +143,14 @@ export async function googleAccessToken(
   }
 }
 
-/** Vertex AI headers: `Authorization: Bearer {api_key}` when svc_params has one, else a Google token. */
+/**
+ * Vertex AI headers: `Authorization: Bearer {api_key}` when svc_params has one, else a Google token. The
+ * token fetch is bounded by the call's own timeout and abort, like the call itself.
+ */
 export async function vertexHeaders(
   target: ProviderTarget,
-  timeoutMs?: number,
-  signal?: AbortSignal,
+  options: Pick<CallOptions, 'timeoutMs' | 'signal' | 'runtime'>,
 ): Promise<Record<string, string>> {
-  const token = target.apiKey ?? (await googleAccessToken(target, timeoutMs, signal));
+  const token = target.apiKey ?? (await googleAccessToken(target, options));
   return { 'content-type': 'application/json', authorization: `Bearer ${token}` };
 }

@@ -20,7 +20,6 @@ export function isClaudeModel(target: ProviderTarget): boolean {
 export const vertexClaudeAdapter: ProviderAdapter = createAnthropicAdapter({
   name: 'vertex_ai',
   url: (target, stream) => vertexModelUrl(target, 'anthropic', stream ? 'streamRawPredict' : 'rawPredict'),
-  // the token fetch is bounded by the call's own timeout and abort, like the call itself
-  headers: (target, call) => vertexHeaders(target, call.timeoutMs, call.signal),
+  headers: (target, call) => vertexHeaders(target, call),
   body: ({ model: _model, ...rest }) => ({ ...rest, anthropic_version: VERTEX_ANTHROPIC_VERSION }),
 });

@@ -9,6 +9,7 @@ export type { ResolvedSettings, RouterSettings } from './config/settings-schema.
 export { lookupModelPrice } from './cost/lookup.js';
 export type { ModelPrice } from './cost/model-prices.js';
 export * from './errors/index.js';
+export { type LogFields, type Logger, type LogLevel, silentLogger } from './logging/logger.js';
 export { createProviderRegistry, type ProviderRegistry } from './providers/registry.js';
 export type { WireRequest } from './providers/shared/http-client.js';
 export type {

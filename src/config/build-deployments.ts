@@ -1,18 +1,14 @@
 import { defineMaskedInspect } from '../callbacks/mask-key.js';
 import { missingApiKey } from '../providers/build-target.js';
-import { adapterFor } from '../providers/registry.js';
-import {
-  type Deployment,
-  type DeploymentConfig,
-  type DeploymentEntry,
-  PROVIDER_PREFIXES,
-} from '../types/index.js';
+import { BUILT_IN_PROVIDERS, type ProviderRegistry } from '../providers/registry.js';
+import type { Deployment, DeploymentConfig, DeploymentEntry } from '../types/index.js';
 import { ConfigError } from './config-error.js';
 import { closestMatch, didYouMean } from './did-you-mean.js';
 import { deploymentHash } from './model-id.js';
 import {
   DEPLOYMENT_KEYS,
   deploymentSchema,
+  deploymentSchemaFor,
   KNOWN_PASS_THROUGH_KEYS,
   ROUTER_SVC_PARAM_KEYS,
 } from './model-list-schema.js';
@@ -26,9 +22,28 @@ function looksLikeTypo(key: string): string | undefined {
 }
 
 /** Splits `<provider>/<model>` (already validated) into the provider name and the provider's model name. */
-export function splitModel(model: string): { provider: Deployment['provider']; providerModel: string } {
+export function splitModel(
+  model: string,
+  providers: ProviderRegistry = BUILT_IN_PROVIDERS,
+): { provider: Deployment['provider']; providerModel: string } {
   const slash = model.indexOf('/');
-  return { provider: PROVIDER_PREFIXES[model.slice(0, slash)]!, providerModel: model.slice(slash + 1) };
+  return {
+    provider: providers.providerOfPrefix(model.slice(0, slash))!,
+    providerModel: model.slice(slash + 1),
+  };
+}
+
+/** The model-list checks for a provider registry: its prefixes decide which `<provider>/` are known. */
+export interface ModelListRules {
+  providers: ProviderRegistry;
+  schema: typeof deploymentSchema;
+}
+
+/** The rules for a registry: built once per config (the schema lists its prefixes). */
+export function modelListRules(providers: ProviderRegistry = BUILT_IN_PROVIDERS): ModelListRules {
+  const schema =
+    providers === BUILT_IN_PROVIDERS ? deploymentSchema : deploymentSchemaFor(providers.prefixes());
+  return { providers, schema: schema as typeof deploymentSchema };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -67,12 +82,13 @@ export function buildDeployment(
   where: string,
   defaults: Readonly<Record<string, unknown>>,
   env: NodeJS.ProcessEnv,
+  rules: ModelListRules = modelListRules(),
 ): { deployment?: Deployment; problems: string[] } {
   if (!isObject(input)) {
     return { problems: [`${where}: expected an object with model_name and svc_params`] };
   }
   const { value, problems, references, failed } = resolveEnvReferences(input, where, env);
-  const parsed = deploymentSchema.safeParse(value);
+  const parsed = rules.schema.safeParse(value);
   if (!parsed.success) {
     problems.push(
       ...zodProblems(parsed.error, value, {
@@ -96,7 +112,7 @@ export function buildDeployment(
   const id = resolved.model_info?.id ?? deploymentHash(written.svc_params);
   const params = { ...defaults, ...resolved.svc_params } as Deployment['params'];
   const entry = entryOf(written, id);
-  const { provider, providerModel } = splitModel(resolved.svc_params.model);
+  const { provider, providerModel } = splitModel(resolved.svc_params.model, rules.providers);
   return {
     problems,
     deployment: Object.freeze({
@@ -112,8 +128,13 @@ export function buildDeployment(
 }
 
 /** A deployment that would call its provider's default endpoint with no key: named with where to set one. */
-function keyProblem(deployment: Deployment, where: string, env: NodeJS.ProcessEnv): string | undefined {
-  const adapter = adapterFor(deployment.provider);
+function keyProblem(
+  deployment: Deployment,
+  where: string,
+  env: NodeJS.ProcessEnv,
+  providers: ProviderRegistry,
+): string | undefined {
+  const adapter = providers.adapterFor(deployment.provider);
   const missing = adapter && missingApiKey(deployment, adapter, env);
   return missing && `${where} (model_name \`${deployment.modelName}\`): ${missing}`;
 }
@@ -127,7 +148,9 @@ export function buildDeployments(
   modelList: unknown,
   defaults: Readonly<Record<string, unknown>>,
   env: NodeJS.ProcessEnv = process.env,
+  providers: ProviderRegistry = BUILT_IN_PROVIDERS,
 ): Deployment[] {
+  const rules = modelListRules(providers);
   if (!Array.isArray(modelList))
     throw new ConfigError('model list', ['model_list: expected an array of deployments']);
   const problems: string[] = [];
@@ -135,7 +158,7 @@ export function buildDeployments(
   const seen = new Map<string, number>();
   modelList.forEach((item, index) => {
     const where = `model_list[${index}]`;
-    const result = buildDeployment(item, where, defaults, env);
+    const result = buildDeployment(item, where, defaults, env, rules);
     problems.push(...result.problems);
     if (!result.deployment) return;
     const earlier = seen.get(result.deployment.id);
@@ -145,7 +168,7 @@ export function buildDeployments(
       );
       return;
     }
-    const noKey = keyProblem(result.deployment, where, env);
+    const noKey = keyProblem(result.deployment, where, env, providers);
     if (noKey) problems.push(noKey);
     seen.set(result.deployment.id, index);
     deployments.push(result.deployment);

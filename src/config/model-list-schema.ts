@@ -16,7 +16,11 @@ export function prefixedModelSchema(prefixes: readonly string[]) {
     // `withoutValue`: the message to show when the model came from `os.environ/`, whose value is never printed
     if (slash <= 0 || slash === model.length - 1) {
       const expected = `expected \`<provider>/<model>\` (one of ${list})`;
-      ctx.addIssue({ code: 'custom', message: `${expected}, got \`${model}\``, params: { withoutValue: expected } });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${expected}, got \`${model}\``,
+        params: { withoutValue: expected },
+      });
     } else if (!known.has(prefix)) {
       ctx.addIssue({
         code: 'custom',

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { parallelLimitOf } from '../checks/parallel-limit.js';
-import { buildDeployment } from '../config/build-deployments.js';
+import { buildDeployment, type ModelListRules, modelListRules } from '../config/build-deployments.js';
 import { ConfigError } from '../config/config-error.js';
 import { buildTarget } from '../providers/build-target.js';
 import type { ProviderRegistry } from '../providers/registry.js';
@@ -50,6 +50,7 @@ export class DeploymentRegistry {
   readonly #groups = new Map<string, ModelGroup>();
   readonly #byId = new Map<string, Endpoint>();
   readonly #passThrough = new LRUCache<string, ModelGroup>({ max: 256 });
+  #rules: ModelListRules | undefined;
 
   constructor(
     deployments: readonly Deployment[],
@@ -141,6 +142,7 @@ export class DeploymentRegistry {
       `model \`${model}\``,
       this.options.defaultParams,
       this.options.env,
+      (this.#rules ??= modelListRules(this.options.providers)),
     );
     if (!deployment) throw new ConfigError('pass-through model', problems);
     const endpoint = this.#endpointOf(deployment, `model \`${model}\``, problems);

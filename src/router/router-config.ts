@@ -7,6 +7,7 @@ import { assertSupportedSettings } from '../config/unsupported-settings.js';
 import type { CooldownSettings } from '../cooldown/cooldown-tracker.js';
 import type { NoDeploymentsAvailableError } from '../errors/classes.js';
 import type { RouterError } from '../errors/router-error.js';
+import { type Logger, loggerFor } from '../logging/logger.js';
 import { listedFor } from '../policies/fallback-policy.js';
 import { type CustomRoutingStrategy, customStrategy } from '../strategies/custom-strategy.js';
 import { STRATEGIES } from '../strategies/index.js';
@@ -35,6 +36,8 @@ export interface RouterConfig {
   readonly registry: DeploymentRegistry;
   readonly modelList: readonly DeploymentEntry[];
   readonly cooldown: CooldownSettings;
+  /** Where the router logs under these settings. */
+  readonly logger: Logger;
   /** The call path; with the fallbacks layer when fallbacks are configured. */
   readonly handler: Handler;
   /** The call path with the fallbacks layer, for requests that name their own `fallbacks`. */
@@ -81,7 +84,7 @@ export function buildRouterConfig(
 ): RouterConfig {
   const settings = parseSettings(raw, runtime.env);
   assertSupportedSettings(settings);
-  const built = buildDeployments(deployments, settings.default_svc_params, runtime.env);
+  const built = buildDeployments(deployments, settings.default_svc_params, runtime.env, runtime.adapters);
   const hasFallbacks = (group: string) =>
     listedFor(settings.fallbacks, group).length > 0 || settings.default_fallbacks.length > 0;
   const registry = new DeploymentRegistry(built, {
@@ -159,6 +162,7 @@ export function buildRouterConfig(
       },
       disabled: settings.disable_cooldowns,
     },
+    logger: loggerFor(settings, runtime.injectedLogger, { secrets: () => runtime.providers.secrets() }),
     handler: configured ? withFallbacks : lean,
     handlerWithFallbacks: withFallbacks,
   } satisfies RouterConfig);

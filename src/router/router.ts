@@ -100,10 +100,17 @@ export class Router extends EventEmitter<RouterEvents> {
     this.#ownsStore = deps.store === undefined;
     this.#hooks = {
       noDeployments: (config, group, request) => this.#noDeployments(config, group, request),
-      onFallback: (from, to, error) => this.#emitSafely('fallback', { from, to, error }),
+      onFallback: (from, to, error) => {
+        this.#config.logger.info(`falling back from ${from} to ${to}: ${error.message}`, {
+          from,
+          to,
+          status: error.status,
+        });
+        this.#emitSafely('fallback', { from, to, error });
+      },
     };
     this.#config = this.#build(modelList, settings);
-    this.#runtime.listen(() => this.#config.cooldown);
+    this.#runtime.listen(() => this.#config);
   }
 
   #build(deployments: readonly DeploymentConfig[], raw: RouterSettings): RouterConfig {
@@ -415,6 +422,7 @@ export class Router extends EventEmitter<RouterEvents> {
   }
 
   #warn(warning: CallWarning): void {
+    this.#config.logger.warn(warning.message, { code: warning.code });
     this.#emitSafely('warning', warning);
   }
 

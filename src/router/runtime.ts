@@ -1,9 +1,11 @@
 import type { EventEmitter } from 'eventemitter3';
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
-import { HttpClient } from '../providers/shared/http-client.js';
+import type { Logger } from '../logging/logger.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
-import type { ProviderAdapter, ProviderRuntime } from '../providers/shared/provider-adapter.js';
+import { HttpClient } from '../providers/shared/http-client.js';
+import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
+import { createProviderRuntime, type OwnedProviderRuntime } from '../providers/shared/provider-runtime.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { Store } from '../stores/store.js';
 import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/strategy.js';
@@ -30,24 +32,17 @@ export interface RouterDependencies {
    * replacement for a built-in. Checked at construction. @default none
    */
   providers?: readonly ProviderAdapter[];
+  /**
+   * Where the router logs (failures, cooldowns, fallbacks, skipped stream events, store trouble), its
+   * fields redacted. @default silent, unless `set_verbose` or `debug_level: 'DEBUG'` log to stderr
+   */
+  logger?: Logger;
 }
 
 /** The settings the runtime is built with, once: later changes of these apply to new routers only. */
 export interface RuntimeSettings {
   /** `max_connections_per_origin`. */
   connections: number;
-}
-
-function providerRuntime(): ProviderRuntime & { clear(): void } {
-  const shared = new Map<string, unknown>();
-  return {
-    shared<T>(key: string, create: () => T): T {
-      if (!shared.has(key)) shared.set(key, create());
-      return shared.get(key) as T;
-    },
-    addSecret() {},
-    clear: () => shared.clear(),
-  };
 }
 
 /**
@@ -70,8 +65,12 @@ export class RouterRuntime {
   /** Adapters by provider and prefix. */
   readonly adapters: ProviderRegistry;
   /** The adapters' per-router state (auth caches, fetched secrets). */
-  readonly providers = providerRuntime();
+  readonly providers: OwnedProviderRuntime = createProviderRuntime();
   readonly #strategies = new Map<string, RoutingStrategy>();
+  /** The logger the user injected, if any (the config decides the rest). */
+  readonly injectedLogger: Logger | undefined;
+  #current: (() => { cooldown: CooldownSettings; logger: Logger }) | undefined;
+  #storeErrorLoggedAt = Number.NEGATIVE_INFINITY;
   // streams returned but dropped unread: their slot comes back when they are collected
   readonly #abandoned = new FinalizationRegistry<() => void>((release) => release());
 
@@ -81,6 +80,7 @@ export class RouterRuntime {
     this.env = deps.env ?? process.env;
     this.store = deps.store ?? new MemoryStore();
     this.adapters = createProviderRegistry(deps.providers ?? []);
+    this.injectedLogger = deps.logger;
     this.http = new HttpClient({ connections: settings.connections });
     this.executor = new Executor(this.http);
     this.observer = new CallObserver(emitter, []);
@@ -88,6 +88,10 @@ export class RouterRuntime {
       store: this.store,
       shared: deps.store !== undefined,
       onCooldown: (event) => {
+        this.#current?.().logger.info(
+          `deployment ${event.model_id} (${event.model_group}) cooled for ${event.cooldown_time} s after a ${event.status}`,
+          { ...event },
+        );
         if (emitter.listenerCount('cooldown') === 0) return;
         try {
           emitter.emit('cooldown', event);
@@ -95,6 +99,7 @@ export class RouterRuntime {
           // a listener's failure never changes a call
         }
       },
+      onStoreError: (error) => this.#storeError(error),
     });
   }
 
@@ -127,8 +132,18 @@ export class RouterRuntime {
     this.#abandoned.unregister(target);
   }
 
-  /** Wires the outcome channel: slots, cooldowns, strategies and events all learn from it. */
-  listen(cooldown: () => CooldownSettings): void {
+  // once a minute at most: an unreachable store must not flood the log with one line per call
+  #storeError(error: unknown): void {
+    const now = this.now();
+    if (now - this.#storeErrorLoggedAt < 60_000) return;
+    this.#storeErrorLoggedAt = now;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.#current?.().logger.warn(`shared store failed (${reason}); serving on this router's own state`);
+  }
+
+  /** Wires the outcome channel: slots, cooldowns, strategies, events and the log all learn from it. */
+  listen(current: () => { cooldown: CooldownSettings; logger: Logger }): void {
+    this.#current = current;
     const { tracker, limiter, observer, now } = this;
     this.outcomes.listen((o) => {
       const id = o.endpoint.deployment.id;
@@ -142,7 +157,7 @@ export class RouterRuntime {
           cooldownMs: o.endpoint.cooldownMs,
           coolable: o.group.coolable,
         };
-        tracker.failure(subject, o.error!, now(), cooldown());
+        tracker.failure(subject, o.error!, now(), current().cooldown);
       }
     });
     this.outcomes.listen((o) => {
@@ -161,11 +176,25 @@ export class RouterRuntime {
       if (o.kind === 'failure') observer.failed(o, o.error!);
       else if (o.kind === 'success') observer.succeeded(o, o.response ?? null, o.cost ?? 0, o.attempts);
     });
+    this.outcomes.listen((o) => {
+      if (o.kind !== 'failure') return;
+      const { deployment } = o.endpoint;
+      current().logger.debug(
+        `attempt on ${deployment.id} (${deployment.modelName}) failed: ${o.error!.message}`,
+        {
+          model_group: deployment.modelName,
+          model_id: deployment.id,
+          status: o.error!.status,
+          code: o.error!.code,
+          latency_ms: o.endMs - o.startMs,
+        },
+      );
+    });
   }
 
   /** Releases every connection pool, cache and the store (when the router made it). */
   async close(ownsStore: boolean): Promise<void> {
-    this.providers.clear();
+    this.providers.close();
     this.#strategies.clear();
     await this.http.close();
     if (ownsStore) await this.store.close?.();

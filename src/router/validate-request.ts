@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { positiveSeconds } from '../config/time-bounds.js';
 import { zodProblems } from '../config/zod-problems.js';
 import { BadRequestError } from '../errors/classes.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 
 const routerFields = {
-  timeout: z.number().positive().optional(),
+  timeout: positiveSeconds.optional(),
   num_retries: z.number().int().nonnegative().optional(),
   fallbacks: z.array(z.string()).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),

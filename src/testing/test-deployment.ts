@@ -7,7 +7,7 @@ export interface TestDeploymentInput {
   id?: string;
   /** The model group. @default 'test-model' */
   model_name?: string;
-  /** Merged over `{ model: 'openai/test-model' }`. */
+  /** Merged over `{ model: 'openai/test-model', api_key: 'sk-test-deployment' }`. */
   svc_params?: Partial<SvcParams>;
 }
 
@@ -22,7 +22,7 @@ export function testDeployment(input: TestDeploymentInput = {}): Deployment {
   const { id, model_name = 'test-model', svc_params } = input;
   const entry = {
     model_name,
-    svc_params: { model: 'openai/test-model', ...svc_params },
+    svc_params: { model: 'openai/test-model', api_key: 'sk-test-deployment', ...svc_params },
     ...(id !== undefined && { model_info: { id } }),
   };
   return buildDeployments([entry], {}, {})[0]!;

@@ -4,6 +4,7 @@ import {
   ContextWindowExceededError,
   createProviderRegistry,
   RateLimitError,
+  Router,
   type RouterError,
 } from '../../src/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
@@ -71,8 +72,37 @@ describe('a user-written provider adapter (acme/)', () => {
     await expect(stream(acmeAdapter, target('cut'))).rejects.toBeInstanceOf(APIConnectionError);
   });
 
-  // The lead adds this once RouterDependencies.providers is wired: the same adapter through the Router.
-  it.todo(
-    "serves a deployment `acme/acme-large` through `new Router(list, {}, { providers: [acmeAdapter] })`, reporting custom_llm_provider 'acme'",
-  );
+  it("serves a deployment `acme/acme-large` through the Router, reporting custom_llm_provider 'acme'", async () => {
+    mock.setBehavior('/routed', { content: 'Routed to Acme' });
+    const router = new Router(
+      [
+        {
+          model_name: 'acme-large',
+          svc_params: { model: 'acme/acme-large', api_base: `${mock.url}/routed`, api_key: 'acme-key-0000' },
+        },
+      ],
+      {},
+      { providers: [acmeAdapter] },
+    );
+    const res = await router.acompletion({
+      model: 'acme-large',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    await router.close();
+    expect(res.choices[0]?.message.content).toBe('Routed to Acme');
+    expect(res._hidden_params.custom_llm_provider).toBe('acme');
+    expect(mock.requests[0]?.path).toBe('/routed/acme/v1/chat');
+  });
+
+  it('is an unknown provider to a Router not given the adapter', () => {
+    expect(
+      () =>
+        new Router([
+          {
+            model_name: 'x',
+            svc_params: { model: 'acme/acme-large', api_base: 'http://127.0.0.1:1', api_key: 'k' },
+          },
+        ]),
+    ).toThrow(/unknown provider `acme\/`/);
+  });
 });

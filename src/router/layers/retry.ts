@@ -95,25 +95,31 @@ async function retry<T>(
   };
 
   if (retries === 0 || !retryable(first)) throw first;
-  return pRetry(
-    async () => {
-      try {
-        return await next(call);
-      } catch (err) {
-        // nothing left to pick in this tier: the last real failure says more than "no deployments"
-        if (NoDeploymentsAvailableError.isInstance(err)) throw new AbortError(last);
-        // the planned rate limit itself, rethrown by select: its wait cannot fit what is left
-        if (err === last && call.backoff === undefined && RateLimitError.isInstance(err))
-          throw new AbortError(err);
-        throw err;
-      }
-    },
-    {
-      retries: retries - 1,
-      minTimeout: 0,
-      factor: 1,
-      signal: call.signal,
-      shouldRetry: ({ error }) => retryable(error),
-    },
-  );
+  // p-retry turns a thrown non-Error into a TypeError, but a caller's abort reason may be any value:
+  // such a throw is carried past p-retry as is. (No `signal` for p-retry either: after a result it
+  // would throw the reason and drop the result unsettled, its slot never freed; `retryable` checks it.)
+  let passed: { thrown: unknown } | undefined;
+  try {
+    return await pRetry(
+      async () => {
+        try {
+          return await next(call);
+        } catch (err) {
+          if (call.signal?.aborted || !(err instanceof Error)) {
+            passed = { thrown: err };
+            throw new AbortError('not retried');
+          }
+          // nothing left to pick in this tier: the last real failure says more than "no deployments"
+          if (NoDeploymentsAvailableError.isInstance(err)) throw new AbortError(last);
+          // the planned rate limit itself, rethrown by select: its wait cannot fit what is left
+          if (err === last && call.backoff === undefined && RateLimitError.isInstance(err))
+            throw new AbortError(err);
+          throw err;
+        }
+      },
+      { retries: retries - 1, minTimeout: 0, factor: 1, shouldRetry: ({ error }) => retryable(error) },
+    );
+  } catch (err) {
+    throw passed ? passed.thrown : err;
+  }
 }

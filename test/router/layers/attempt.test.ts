@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { APIConnectionError, TimeoutError } from '../../../src/errors/classes.js';
+import { requestFault } from '../../../src/errors/request-fault.js';
+import type { Call, Handler } from '../../../src/router/call.js';
+import { attemptLayer } from '../../../src/router/layers/attempt.js';
+import { endpoint, fakeCall, fakeClock, group, pickingStrategy, recordingOutcomes } from './fixtures.js';
+
+const a = endpoint('a');
+const unreachable: Handler = () => Promise.reject(new Error('attempt must not call next'));
+
+function setUp(overrides: Partial<Call<string>> = {}) {
+  const clock = fakeClock();
+  const { channel, reported } = recordingOutcomes();
+  const attempt = attemptLayer({ outcomes: channel, now: clock.now })(unreachable);
+  const call = fakeCall(group([a]), { endpoint: a, ...overrides });
+  return { attempt, call, reported, clock };
+}
+
+const networkError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+describe('attempt layer', () => {
+  it('returns the result with its endpoint, timings and attempt count, and reports nothing before settle', async () => {
+    const { attempt, call, reported, clock } = setUp({
+      run: async () => {
+        clock.advance(40);
+        return 'hello';
+      },
+    });
+    const result = await attempt(call);
+    expect(result).toMatchObject({ result: 'hello', endpoint: a, attempts: 1 });
+    expect(result.firstMs - result.startMs).toBe(40);
+    expect(call.attempts).toBe(1);
+    expect(reported).toEqual([]);
+  });
+
+  it('reports a settled success once, with its usage and response; a second settle is ignored', async () => {
+    const strategy = pickingStrategy();
+    const { attempt, call, reported, clock } = setUp({ strategy, stream: true });
+    const result = await attempt(call);
+    clock.advance(100);
+    result.settle({ usage: { total_tokens: 12 }, response: 'the response', cost: 0.5 });
+    result.settle({ error: new APIConnectionError('late') });
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({
+      kind: 'success',
+      endpoint: a,
+      group: call.group,
+      strategy,
+      request: call.request,
+      stream: true,
+      attempts: 1,
+      usage: { total_tokens: 12 },
+      response: 'the response',
+      cost: 0.5,
+    });
+    expect(reported[0]!.endMs - reported[0]!.startMs).toBe(100);
+  });
+
+  it('reports a stream that failed after it opened as a failure, with its error', async () => {
+    const { attempt, call, reported } = setUp();
+    const error = new APIConnectionError('stream cut');
+    (await attempt(call)).settle({ error });
+    expect(reported.map((o) => [o.kind, o.error])).toEqual([['failure', error]]);
+  });
+
+  it('reports a caller that left early as aborted', async () => {
+    const { attempt, call, reported } = setUp();
+    (await attempt(call)).settle({ aborted: true });
+    expect(reported.map((o) => o.kind)).toEqual(['aborted']);
+  });
+
+  it('turns a network error into an APIConnectionError, reported as a failure and excluded for the call', async () => {
+    const { attempt, call, reported } = setUp({
+      run: () => Promise.reject(networkError('ECONNRESET', 'socket hang up')),
+    });
+    const error = await attempt(call).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).toMatchObject({
+      message: 'openai/gpt-4o request failed: socket hang up (ECONNRESET)',
+      provider: 'openai',
+      model: 'gpt-4o',
+      modelId: 'a',
+    });
+    expect(call.failures).toEqual([error]);
+    expect(call.excluded).toEqual(new Set(['a']));
+    expect(call.timedOut).toBeUndefined();
+    expect(call.attempts).toBe(1);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ kind: 'failure', error, attempts: 1, excluded: new Set(['a']) });
+  });
+
+  it('marks a deployment that timed out so the call never tries it again', async () => {
+    const { attempt, call } = setUp({
+      run: () => Promise.reject(networkError('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error')),
+    });
+    await expect(attempt(call)).rejects.toBeInstanceOf(TimeoutError);
+    expect(call.timedOut).toEqual(new Set(['a']));
+    expect(call.excluded).toEqual(new Set(['a']));
+  });
+
+  it("reports a caller's abort as aborted and rethrows the caller's own reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error('the user left');
+    const { attempt, call, reported } = setUp({
+      signal: controller.signal,
+      run: () => {
+        controller.abort(reason);
+        return Promise.reject(networkError('UND_ERR_ABORTED', 'aborted'));
+      },
+    });
+    await expect(attempt(call)).rejects.toBe(reason);
+    expect(reported.map((o) => o.kind)).toEqual(['aborted']);
+    expect(call.failures).toEqual([]);
+    expect(call.excluded).toBeUndefined();
+  });
+
+  it("reports a request's own fault as aborted and rethrows it: it says nothing about the deployment", async () => {
+    const fault = requestFault('messages', new TypeError('Do not know how to serialize a BigInt'));
+    const { attempt, call, reported } = setUp({ run: () => Promise.reject(fault) });
+    await expect(attempt(call)).rejects.toBe(fault);
+    expect(reported.map((o) => o.kind)).toEqual(['aborted']);
+    expect(call.failures).toEqual([]);
+    expect(call.excluded).toBeUndefined();
+  });
+
+  it('counts attempts across the calls of one request', async () => {
+    const { attempt, call } = setUp({ run: () => Promise.reject(networkError('ECONNREFUSED', 'refused')) });
+    await attempt(call).catch(() => undefined);
+    await attempt(call).catch(() => undefined);
+    expect(call.attempts).toBe(2);
+    expect(call.failures).toHaveLength(2);
+  });
+});

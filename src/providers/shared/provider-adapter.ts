@@ -41,6 +41,17 @@ export interface CallWarning {
 }
 
 /**
+ * What a stream parser tells the call while it reads. `invokeStream` passes one to every
+ * `StreamOperation.parse`; a parser called directly may be given none.
+ */
+export interface StreamMonitor {
+  /** A complete event was read: the wait for the next one (`stream_timeout`) starts again. */
+  event(): void;
+  /** Something was skipped without failing the stream (a `malformed_event`). */
+  warn(warning: CallWarning): void;
+}
+
+/**
  * Per-router state that adapters keep across calls (auth token caches), created with the router's
  * runtime and released by `close()`. Nothing of this kind lives at module level.
  */
@@ -83,9 +94,15 @@ export interface StreamOperation<Req, Chunk> {
   build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
   /**
    * Yields chunks from the raw body. Must throw a router error when the stream reports an error or ends
-   * without its terminal event: a cut stream is never a silent success.
+   * before it is complete (before its finish): a cut stream is never a silent success. Tells `monitor`
+   * of every complete event and of every event it skips.
    */
-  parse(body: AsyncIterable<Uint8Array>, target: ProviderTarget, request: Req): AsyncIterable<Chunk>;
+  parse(
+    body: AsyncIterable<Uint8Array>,
+    target: ProviderTarget,
+    request: Req,
+    monitor?: StreamMonitor,
+  ): AsyncIterable<Chunk>;
 }
 
 /**

@@ -35,7 +35,8 @@ export const vertexAdapter: ProviderAdapter = {
   },
   chatStream: {
     build: (request, target, options) => operationsFor(target).chatStream.build(request, target, options),
-    parse: (body, target, request) => operationsFor(target).chatStream.parse(body, target, request),
+    parse: (body, target, request, monitor) =>
+      operationsFor(target).chatStream.parse(body, target, request, monitor),
   },
   readError: readVertexError,
   validate: (target) => problemsOf(() => vertexProject(target)),

@@ -1,5 +1,5 @@
 import { RateLimitError } from '../errors/classes.js';
-import { clampTimerMs } from '../policies/wait.js';
+import { clampTimerMs } from '../shared/timers.js';
 
 /**
  * In-flight calls per deployment. Counts every call (least-busy routing and the health view read

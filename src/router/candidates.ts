@@ -33,7 +33,7 @@ export interface CandidateRules {
  */
 export function candidatePool(tier: Tier, rules: CandidateRules, now: number): CandidatePool {
   const { tracker, limiter, admits, excluded, timedOut } = rules;
-  if (tracker.idle && !excluded?.size && !rules.limited && !admits) {
+  if (tracker.idle && !excluded?.size && !timedOut?.size && !rules.limited && !admits) {
     return { endpoints: tier.endpoints, deployments: tier.deployments, full: 0 };
   }
   const healthy = tier.endpoints.filter(

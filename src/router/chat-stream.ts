@@ -27,6 +27,11 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     this.#opened = opened;
   }
 
+  /** Whether the caller has started reading it. */
+  get started(): boolean {
+    return this.#opened === undefined;
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk> {
     const opened = this.#opened;
     if (!opened) throw new Error('this stream has already been iterated; a stream can be read once');

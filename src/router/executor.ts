@@ -20,6 +20,8 @@ import { mockChatChunks, mockChatCompletion, mockTextCompletion } from './mock-r
 export interface OpenedStream {
   first: IteratorResult<ChatCompletionChunk>;
   rest: AsyncIterator<ChatCompletionChunk>;
+  /** Runs `listener` when the upstream body closes (at once if it has); never for a mock stream. */
+  onClose(listener: () => void): void;
 }
 
 type JsonKind = 'embedding' | 'textCompletion' | 'imageGeneration';
@@ -65,12 +67,27 @@ export class Executor {
     mock?: string,
   ): Promise<OpenedStream> {
     const { adapter, target } = endpoint;
+    let closed = false;
+    let onClose: (() => void) | undefined;
     const chunks =
       mock !== undefined
         ? mockChatChunks(mock, target.model)
-        : await invokeStream(this.http, adapter, adapter.chatStream, body, target, options);
+        : await invokeStream(this.http, adapter, adapter.chatStream, body, target, {
+            ...options,
+            onBodyClose: () => {
+              closed = true;
+              onClose?.();
+            },
+          });
     const rest = chunks[Symbol.asyncIterator]();
-    return { first: await rest.next(), rest };
+    return {
+      first: await rest.next(),
+      rest,
+      onClose: (listener) => {
+        if (closed) listener();
+        else onClose = listener;
+      },
+    };
   }
 
   /**

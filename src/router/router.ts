@@ -414,8 +414,14 @@ export class Router extends EventEmitter<RouterEvents> {
         routed.settle({ aborted: true });
       },
     });
+    // dropped unread: freed when collected, or sooner when a deadline closes the upstream body
     this.#runtime.watch(stream, () => {
       opened.rest.return?.();
+      routed.settle({ aborted: true });
+    });
+    opened.onClose(() => {
+      if (stream.started) return; // the reader sees the end or the failure itself
+      this.#runtime.unwatch(stream);
       routed.settle({ aborted: true });
     });
     return withHiddenParams(stream, this.#hiddenParams(routed, 0)) as ChatCompletionStream;

@@ -8,8 +8,21 @@ export interface MockStreamOptions {
   stallAfter?: number;
   /** Send the format's error event after this many chunks. */
   errorAfter?: number;
-  /** End the response without the format's terminal event (`[DONE]`, `message_stop`, ...). */
+  /**
+   * End the response without the format's terminal frames: OpenAI's `[DONE]` and Anthropic's
+   * `message_stop` (the answer's finish was sent: a complete stream), Gemini's last fragment and
+   * Bedrock's `messageStop` (they carry the finish: a truncated stream).
+   */
   omitTerminal?: boolean;
+  /**
+   * End the response cleanly (no cut) after this many chunks, never sending the terminal frames: a
+   * truncated stream.
+   */
+  endAfter?: number;
+  /** Send every frame one byte at a time, this many milliseconds apart (a server that drips bytes). */
+  dripMs?: number;
+  /** Send an event whose data is not JSON after this many chunks, then carry on. */
+  malformedAfter?: number;
 }
 
 /** A tool call the mock model makes. */

@@ -9,11 +9,27 @@ export interface StreamPlan {
   terminal: Array<string | Uint8Array>;
   /** The format's in-stream error frame. */
   errorFrame: string | Uint8Array;
+  /** An event whose data is not JSON, in the format's framing. @default an SSE `data: {not json` event */
+  malformedFrame?: string | Uint8Array;
+}
+
+/** The SSE event `malformedAfter` sends by default. */
+export const MALFORMED_SSE_FRAME = 'data: {"choices": [ this is not json\n\n';
+
+/** Writes a frame one byte at a time, `ms` apart; false when the client went away. */
+async function drip(exchange: MockExchange, frame: string | Uint8Array, ms: number): Promise<boolean> {
+  const bytes = typeof frame === 'string' ? Buffer.from(frame) : frame;
+  for (let i = 0; i < bytes.length; i++) {
+    exchange.res.write(bytes.subarray(i, i + 1));
+    if (!(await exchange.wait(ms))) return false;
+  }
+  return true;
 }
 
 /**
- * Writes a stream, applying the behavior's faults: a cut connection, a stall, an error event, or a
- * missing terminal event. Shared by every format so their faults behave alike.
+ * Writes a stream, applying the behavior's faults: a cut connection, a stall, an error event, a clean
+ * end too early, a missing terminal event, a malformed event, bytes dripped one at a time. Shared by
+ * every format so their faults behave alike.
  */
 export async function driveStream(exchange: MockExchange, plan: StreamPlan): Promise<void> {
   const { res } = exchange;
@@ -24,10 +40,12 @@ export async function driveStream(exchange: MockExchange, plan: StreamPlan): Pro
     ...exchange.behavior.headers,
   });
   // frames must reach the client before a cut: destroying the socket discards unflushed writes
-  const write = (frame: string | Uint8Array) =>
-    options.cutAfter === undefined
-      ? Promise.resolve(res.write(frame))
-      : new Promise<void>((resolve) => res.write(frame, () => resolve()));
+  const write = async (frame: string | Uint8Array): Promise<boolean> => {
+    if (options.dripMs) return drip(exchange, frame, options.dripMs);
+    if (options.cutAfter === undefined) res.write(frame);
+    else await new Promise<void>((resolve) => res.write(frame, () => resolve()));
+    return true;
+  };
   for (let i = 0; i < plan.frames.length; i++) {
     if (options.cutAfter === i) {
       res.socket?.destroy();
@@ -41,14 +59,23 @@ export async function driveStream(exchange: MockExchange, plan: StreamPlan): Pro
       res.end(plan.errorFrame);
       return;
     }
-    await write(plan.frames[i]!);
+    if (options.endAfter === i) {
+      res.end();
+      return;
+    }
+    if (options.malformedAfter === i && !(await write(plan.malformedFrame ?? MALFORMED_SSE_FRAME))) return;
+    if (!(await write(plan.frames[i]!))) return;
     if (options.chunkDelayMs && !(await exchange.wait(options.chunkDelayMs))) return;
   }
   if (options.cutAfter !== undefined && options.cutAfter >= plan.frames.length) {
     res.socket?.destroy();
     return;
   }
-  if (!options.omitTerminal) for (const frame of plan.terminal) res.write(frame);
+  if (options.endAfter !== undefined) {
+    res.end();
+    return;
+  }
+  if (!options.omitTerminal) for (const frame of plan.terminal) if (!(await write(frame))) return;
   res.end();
 }
 

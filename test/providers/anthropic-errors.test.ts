@@ -140,10 +140,10 @@ describe('Anthropic stream failures', () => {
     expect(error.message).toContain('slow down');
   });
 
-  it('throws APIConnectionError when the stream ends without message_stop', async () => {
-    const error = await streamError({ stream: { omitTerminal: true } });
+  it('throws APIConnectionError when the stream ends before its stop_reason', async () => {
+    const error = await streamError({ stream: { endAfter: 3 } });
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect(error.message).toContain('stream ended before its terminal event (message_stop)');
+    expect(error.message).toContain('stream ended before it finished (no message_delta with stop_reason)');
   });
 
   it('throws APIConnectionError when the connection is cut mid-stream', async () => {

@@ -167,7 +167,7 @@ describe('Bedrock ConverseStream over HTTP', () => {
     mock.setBehavior('/st', { stream: { omitTerminal: true } });
     const error = await stream().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect((error as Error).message).toContain('stream ended before its terminal event (messageStop)');
+    expect((error as Error).message).toContain('stream ended before it finished (no messageStop)');
   });
 
   it('throws APIConnectionError when the connection is cut mid-stream', async () => {

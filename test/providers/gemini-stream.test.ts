@@ -60,7 +60,9 @@ describe('Gemini (AI Studio) streaming', () => {
     mock.setBehavior('/g', { stream: { omitTerminal: true } });
     const error = await stream(geminiTarget(mock)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect((error as Error).message).toContain('stream ended before its terminal event');
+    expect((error as Error).message).toContain(
+      'stream ended before it finished (a candidate without finishReason)',
+    );
   });
 
   it('throws the typed error for an error object sent after HTTP 200', async () => {

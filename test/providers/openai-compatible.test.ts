@@ -201,9 +201,11 @@ describe('OpenAI-compatible streaming', () => {
     expect(chunks.at(-1)?.usage?.total_tokens).toBeGreaterThan(0);
   });
 
-  it('throws APIConnectionError when the stream ends without [DONE]', async () => {
-    mock.setBehavior('/p', { stream: { omitTerminal: true } });
-    await expect(stream()).rejects.toThrow(/terminal event/);
+  it('throws APIConnectionError when the stream ends cleanly before any finish_reason', async () => {
+    mock.setBehavior('/p', { stream: { endAfter: 2 } });
+    const error = await stream().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toContain('stream ended before it finished (no finish_reason)');
   });
 
   it('throws APIConnectionError when the connection is cut mid-stream', async () => {

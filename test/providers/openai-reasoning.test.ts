@@ -237,13 +237,19 @@ describe('OpenAI-compatible stream normalization', () => {
     ]);
   });
 
-  it('throws InternalServerError for a frame that is not JSON', async () => {
+  it('skips a frame that is not JSON and keeps the rest of the answer', async () => {
     mock.setBehavior('/oa', {
       raw: {
         headers: { 'content-type': 'text/event-stream' },
-        body: [frame({ role: 'assistant' }), 'data: {oops\n\n'],
+        body: [
+          frame({ role: 'assistant' }),
+          'data: {oops\n\n',
+          frame({ content: 'ok' }, 'stop'),
+          'data: [DONE]\n\n',
+        ],
       },
     });
-    await expect(stream(openaiAdapter, target('gpt-4o'))).rejects.toThrow(/not JSON/);
+    const chunks = await stream(openaiAdapter, target('gpt-4o'));
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('ok');
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, BadRequestError, InternalServerError } from '../../src/index.js';
+import { APIConnectionError, BadRequestError } from '../../src/index.js';
 import type { ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
 import {
   badRequest,
   errorOptions,
+  responseTooLarge,
   streamEndedEarly,
-  streamedNonJson,
 } from '../../src/providers/shared/provider-errors.js';
 import { bedrockTarget } from '../fixtures/bedrock/load.js';
 
@@ -43,25 +43,23 @@ describe('badRequest', () => {
 });
 
 describe('streamEndedEarly', () => {
-  it('returns a retryable APIConnectionError naming the missing terminal event', () => {
-    const error = streamEndedEarly(target, 'message_stop');
+  it('returns a retryable APIConnectionError naming what never came', () => {
+    const error = streamEndedEarly(target, 'no message_delta with stop_reason');
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error.retryable).toBe(true);
     expect(error.message).toBe(
-      'anthropic/claude-sonnet-4-5 stream ended before its terminal event (message_stop)',
+      'anthropic/claude-sonnet-4-5 stream ended before it finished (no message_delta with stop_reason)',
     );
   });
 });
 
-describe('streamedNonJson', () => {
-  it('returns an InternalServerError naming what was streamed', () => {
-    const error = streamedNonJson(target, 'a frame');
-    expect(error).toBeInstanceOf(InternalServerError);
-    expect(error.message).toBe('anthropic/claude-sonnet-4-5 streamed a frame that is not JSON');
-  });
-
-  it('keeps the parse error as its cause', () => {
-    const cause = new SyntaxError('Unexpected token');
-    expect(streamedNonJson(target, 'an event', cause).cause).toBe(cause);
+describe('responseTooLarge', () => {
+  it('returns a BadRequestError, not retried, naming max_response_bytes and its value', () => {
+    const error = responseTooLarge(target, 1024);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain(
+      'anthropic/claude-sonnet-4-5 answered more than max_response_bytes (1024 bytes)',
+    );
   });
 });

@@ -63,8 +63,8 @@ describe('streaming failover', () => {
     expect(error).toBeInstanceOf(TimeoutError);
   });
 
-  it('treats a stream without its terminal event as an error', async () => {
-    mock.setBehavior('/a', { stream: { omitTerminal: true } });
+  it('treats a stream that ends before its finish as an error', async () => {
+    mock.setBehavior('/a', { stream: { endAfter: 2 } });
     const { router } = recordingRouter([deployment(mock, 'a')]);
     const { error } = await read(await streamOf(router));
     await router.close();

@@ -85,7 +85,7 @@ describe('the call path a config composes', () => {
       noDeployments: (_, on) => noDeployments(on),
       onFallback: (from, to) => hops.push(`${from} -> ${to}`),
     });
-    runtime.listen(() => config.cooldown);
+    runtime.listen(() => config);
     /** A call whose attempts fail on the deployments listed, and notes every deployment tried. */
     const call = (model: string, failing: string[], request: Record<string, unknown> = {}) => {
       const tried: string[] = [];

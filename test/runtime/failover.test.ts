@@ -240,3 +240,21 @@ describe('a request the router cannot serialise', () => {
     });
   }
 });
+
+describe('a stream returned but never read', () => {
+  it('gives its max_parallel_requests slot back when its deadline closes the connection', async () => {
+    mock.setBehavior('/a', { content: 'one two three', stream: { stallAfter: 2 } }); // role, a first token, silence
+    const router = new Router([deployment(mock, 'a', { max_parallel_requests: 1 })], {
+      stream_timeout: 0.2,
+      timeout: 5,
+    });
+    await router.acompletion({ model: 'gpt-4o', messages: USER, stream: true }); // never read
+    const during = router.getDeployments()[0]!.in_flight;
+    await new Promise((r) => setTimeout(r, 400));
+    const after = router.getDeployments()[0]!;
+    await router.close();
+    expect(during).toBe(1);
+    expect(after.in_flight).toBe(0);
+    expect(after.state).toBe('ok');
+  });
+});

@@ -64,7 +64,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
     },
     chatStream: {
       build: (request, target, call) => build(request, target, call, true),
-      parse: (body, target) => anthropicChunks(body, target),
+      parse: (body, target, _request, monitor) => anthropicChunks(body, target, monitor),
     },
     readError: readAnthropicError,
     errorCodes: ANTHROPIC_ERROR_CODES,

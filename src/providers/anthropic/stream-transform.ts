@@ -3,8 +3,8 @@ import { type ErrorContext, errorFromResponse, statusForCode } from '../../error
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
-import type { ProviderTarget } from '../shared/provider-adapter.js';
-import { streamEndedEarly, streamedNonJson } from '../shared/provider-errors.js';
+import type { ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
+import { streamEndedEarly } from '../shared/provider-errors.js';
 import { parseSse } from '../shared/sse.js';
 import { parseStreamJson } from '../shared/stream-json.js';
 import { toAnthropicUsage } from './convert-response.js';
@@ -105,29 +105,28 @@ function streamError(event: Json, ctx: ErrorContext): Error {
   return errorFromResponse({ status, message, code }, ctx, ANTHROPIC_ERROR_CODES);
 }
 
-function parseEvent(data: string, target: ProviderTarget): Json {
-  const json = parseStreamJson(data, target, 'an event');
-  if (!json) throw streamedNonJson(target, 'an event');
-  return json;
-}
-
 /**
  * Anthropic Messages SSE into `chat.completion.chunk`s: a role chunk at `message_start`, text,
  * reasoning (with `thinking_blocks` pieces and the signature) and tool calls as they stream, the
  * finish reason at `message_delta` and a usage chunk at `message_stop`. `ping` events are ignored
- * wherever they fall. An `error` event (even after HTTP 200) throws its contract class; a stream that
- * ends before `message_stop` throws APIConnectionError.
+ * wherever they fall, events that are not JSON skipped and reported to `monitor`. An `error` event
+ * (even after HTTP 200) throws its contract class. The stream is complete at `message_stop`, or when
+ * the body ends cleanly after a `message_delta` with a `stop_reason` (the usage chunk then comes at
+ * the end); one that ends before throws APIConnectionError.
  */
 export async function* anthropicChunks(
   body: AsyncIterable<Uint8Array>,
   target: ProviderTarget,
+  monitor?: StreamMonitor,
 ): AsyncGenerator<ChatCompletionChunk> {
   const ctx: ErrorContext = errorContextOf(target);
   const state = new StreamState(target);
   let done = false;
-  for await (const sse of parseSse(body)) {
+  let stopped = false;
+  for await (const sse of parseSse(body, monitor)) {
     if (done) continue; // drain so the connection goes back to the pool
-    const event = parseEvent(sse.data, target);
+    const event = parseStreamJson(sse.data, target, 'an event', monitor);
+    if (!event) continue;
     const type = asString(event.type) ?? sse.event;
     if (type === 'message_start') {
       const message = asRecord(event.message) ?? {};
@@ -145,7 +144,10 @@ export async function* anthropicChunks(
         if (asFiniteNumber(value) !== undefined) state.usage[key] = value;
       }
       const reason = toFinishReason(asRecord(event.delta)?.stop_reason);
-      if (reason) yield state.chunk({}, reason);
+      if (reason) {
+        stopped = true;
+        yield state.chunk({}, reason);
+      }
     } else if (type === 'message_stop') {
       done = true;
       yield state.usageChunk();
@@ -153,5 +155,7 @@ export async function* anthropicChunks(
       throw streamError(event, ctx);
     }
   }
-  if (!done) throw streamEndedEarly(target, 'message_stop');
+  if (done) return;
+  if (!stopped) throw streamEndedEarly(target, 'no message_delta with stop_reason');
+  yield state.usageChunk();
 }

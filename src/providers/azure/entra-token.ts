@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
+import { clampTimerMs } from '../../shared/timers.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asString, parseJsonObject } from '../shared/json.js';
 import type { CallOptions, ProviderTarget } from '../shared/provider-adapter.js';
@@ -99,7 +100,7 @@ export class EntraTokenCache {
       client_secret: c.clientSecret,
       scope: c.scope,
     });
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const timeout = AbortSignal.timeout(clampTimerMs(timeoutMs));
     let status: number;
     let text: string;
     try {

@@ -60,7 +60,7 @@ export const bedrockAdapter: ProviderAdapter = {
   chatStream: {
     build: (request, target, options) =>
       post(target, 'converse-stream', toConverseBody(request, target, options.dropParams)),
-    parse: (body, target) => bedrockChunks(body, target),
+    parse: (body, target, _request, monitor) => bedrockChunks(body, target, [], monitor),
   },
   // Titan embeds one text per call; Cohere takes up to 96
   embeddingBatchSize: (target) => EMBEDDING_BATCH[embeddingFamily(target) ?? 'none'],

@@ -87,7 +87,7 @@ export function toEmbeddingResponse(
 ): EmbeddingResponse {
   const body = asRecord(json) ?? {};
   const vectors = vectorsOf(body);
-  if (!vectors) {
+  if (!vectors || vectors.length === 0) {
     throw new InternalServerError(
       `${target.provider}/${target.model} answered without embeddings`,
       errorOptions(target),

@@ -1,5 +1,6 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { StreamMonitor } from '../shared/provider-adapter.js';
 
 /** One decoded `application/vnd.amazon.eventstream` message, with the headers Bedrock sets. */
 export interface EventStreamFrame {
@@ -49,17 +50,21 @@ function joined(head: Uint8Array, tail: Uint8Array): Uint8Array {
   return out;
 }
 
+/** AWS caps an event-stream message at 16 MiB; a larger declared length is a broken stream, not a wait. */
+const MAXIMUM_FRAME = 16 * 1024 * 1024;
+
 /**
  * Splits a binary AWS event stream into its messages, however the bytes were cut into chunks (a frame
- * split across reads waits for the rest). Ends quietly when the body ends on a frame boundary.
+ * split across reads waits for the rest). Ends quietly when the body ends on a frame boundary. Every
+ * whole message is told to `monitor` (a partial one is not: bytes alone do not keep a stream alive).
  *
  * @throws Error for a frame that fails its checksum or declares an impossible length, and for a body
  * that ends inside a frame (the caller reports these as a broken connection).
  */
-/** AWS caps an event-stream message at 16 MiB; a larger declared length is a broken stream, not a wait. */
-const MAXIMUM_FRAME = 16 * 1024 * 1024;
-
-export async function* decodeEventStream(body: AsyncIterable<Uint8Array>): AsyncGenerator<EventStreamFrame> {
+export async function* decodeEventStream(
+  body: AsyncIterable<Uint8Array>,
+  monitor?: StreamMonitor,
+): AsyncGenerator<EventStreamFrame> {
   let pending: Uint8Array = new Uint8Array(0);
   for await (const chunk of body) {
     pending = joined(pending, chunk);
@@ -71,6 +76,7 @@ export async function* decodeEventStream(body: AsyncIterable<Uint8Array>): Async
         throw new Error(`event stream frame declares ${total} bytes`);
       }
       if (pending.length - offset < total) break;
+      monitor?.event();
       yield frameOf(pending.subarray(offset, offset + total));
       offset += total;
     }

@@ -3,8 +3,8 @@ import { type ErrorContext, errorFromResponse, statusForCode } from '../../error
 import type { ChatCompletionChunk, ChunkDelta, FinishReason } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
-import type { ProviderTarget } from '../shared/provider-adapter.js';
-import { streamEndedEarly, streamedNonJson } from '../shared/provider-errors.js';
+import type { ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
+import { streamEndedEarly } from '../shared/provider-errors.js';
 import { parseStreamJson } from '../shared/stream-json.js';
 import { toBedrockUsage } from './convert-response.js';
 import { BEDROCK_ERROR_CODES } from './error-codes.js';
@@ -91,11 +91,14 @@ function onBlockDelta(state: StreamState, event: Json): ChunkDelta | undefined {
   return { tool_calls: [{ index, function: { arguments: piece } }] };
 }
 
-function payloadOf(frame: EventStreamFrame, target: ProviderTarget): Json {
+/** A frame's JSON payload; undefined (and told to `monitor`) when it is not a JSON object. */
+function payloadOf(
+  frame: EventStreamFrame,
+  target: ProviderTarget,
+  monitor?: StreamMonitor,
+): Json | undefined {
   const what = `a ${frame.eventType ?? frame.messageType} event`;
-  const json = parseStreamJson(UTF8.decode(frame.payload), target, what);
-  if (!json) throw streamedNonJson(target, what);
-  return json;
+  return parseStreamJson(UTF8.decode(frame.payload), target, what, monitor);
 }
 
 /** An exception frame (or an `error` message) as its contract class, after HTTP 200. */
@@ -106,12 +109,8 @@ function streamError(frame: EventStreamFrame, target: ProviderTarget, ctx: Error
     const status = statusForCode(code, BEDROCK_ERROR_CODES) ?? 500;
     return errorFromResponse({ status, message, code }, ctx, BEDROCK_ERROR_CODES);
   }
-  let body: Json = {};
-  try {
-    body = payloadOf(frame, target);
-  } catch {
-    // the exception type alone still says what happened
-  }
+  // without a readable payload the exception type alone still says what happened
+  const body: Json = payloadOf(frame, target) ?? {};
   const code = frame.exceptionType;
   const message = asString(body.message) ?? asString(body.Message) ?? code ?? 'stream error';
   return errorFromResponse(
@@ -143,21 +142,25 @@ function* onEvent(state: StreamState, type: string | undefined, event: Json): Ge
  * A ConverseStream body (binary AWS event stream) into `chat.completion.chunk`s: a role chunk at
  * `messageStart`; text, reasoning (for Claude with `thinking_blocks` pieces, the signature and redacted
  * blocks) and tool calls as they stream; the finish reason at `messageStop`; a usage chunk from
- * `metadata`, last. An exception frame (even after HTTP 200) throws its contract class; a stream that
- * ends before `messageStop` throws APIConnectionError.
+ * `metadata`, last. An exception frame (even after HTTP 200) throws its contract class; an event
+ * whose payload is not JSON is skipped and reported to `monitor`. `messageStop` carries the finish: a
+ * stream that ends cleanly after it is complete (with or without `metadata`), one that ends before
+ * throws APIConnectionError.
  */
 export async function* bedrockChunks(
   body: AsyncIterable<Uint8Array>,
   target: ProviderTarget,
   secrets: readonly string[] = [],
+  monitor?: StreamMonitor,
 ): AsyncGenerator<ChatCompletionChunk> {
   const ctx: ErrorContext = errorContextOf(target, secrets);
   const state = new StreamState(target);
-  for await (const frame of decodeEventStream(body)) {
+  for await (const frame of decodeEventStream(body, monitor)) {
     if (frame.messageType === 'exception' || frame.messageType === 'error')
       throw streamError(frame, target, ctx);
     if (frame.messageType !== 'event') continue;
-    yield* onEvent(state, frame.eventType, payloadOf(frame, target));
+    const event = payloadOf(frame, target, monitor);
+    if (event) yield* onEvent(state, frame.eventType, event);
   }
-  if (!state.stopped) throw streamEndedEarly(target, 'messageStop');
+  if (!state.stopped) throw streamEndedEarly(target, 'no messageStop');
 }

@@ -53,7 +53,7 @@ export function geminiChatOperations(endpoint: GeminiEndpoint): {
     chatStream: {
       build: (request, target, options) =>
         post(target, options, 'streamGenerateContent', toGeminiBody(request, target, options.dropParams)),
-      parse: (body, target) => geminiChunks(body, target),
+      parse: (body, target, _request, monitor) => geminiChunks(body, target, monitor),
     },
   };
 }

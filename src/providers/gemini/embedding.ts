@@ -1,8 +1,8 @@
-import { InternalServerError } from '../../errors/classes.js';
 import type { EmbeddingRequest, EmbeddingResponse } from '../../types/index.js';
 import { asFiniteNumber, asRecord } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
-import { badRequest, errorOptions } from '../shared/provider-errors.js';
+import { badRequest } from '../shared/provider-errors.js';
+import { requiredList } from '../shared/success-body.js';
 
 /** The model name without a `models/` prefix the caller may have written. */
 export function bareModel(model: string): string {
@@ -31,15 +31,11 @@ export function toBatchEmbedBody(request: EmbeddingRequest, target: ProviderTarg
 /**
  * A `{ embeddings: [{ values }] }` answer as the OpenAI embedding list. Gemini reports no token
  * counts for embeddings, so usage is zero.
+ *
+ * @throws InternalServerError when `embeddings` is missing or empty.
  */
 export function toEmbeddingResponse(json: unknown, target: ProviderTarget): EmbeddingResponse {
-  const embeddings = asRecord(json)?.embeddings;
-  if (!Array.isArray(embeddings)) {
-    throw new InternalServerError(
-      `${target.provider}/${target.model} answered without \`embeddings\``,
-      errorOptions(target),
-    );
-  }
+  const embeddings = requiredList(asRecord(json) ?? {}, 'embeddings', target);
   return {
     object: 'list',
     data: embeddings.map((raw, index) => {

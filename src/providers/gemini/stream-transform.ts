@@ -3,7 +3,7 @@ import { errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
-import type { ProviderTarget } from '../shared/provider-adapter.js';
+import type { ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
 import { streamEndedEarly } from '../shared/provider-errors.js';
 import { parseSse } from '../shared/sse.js';
 import { parseStreamJson } from '../shared/stream-json.js';
@@ -86,11 +86,12 @@ function candidateChunks(
  * `chat.completion.chunk`s. Gemini has no terminal event: a stream is complete when it ends after
  * every candidate carried a `finishReason`; one that ends before is an APIConnectionError. An `error`
  * object in the stream throws its contract class; a blocked prompt throws ContentPolicyViolationError;
- * an event that is not JSON throws InternalServerError.
+ * an event that is not JSON is skipped and reported to `monitor`.
  */
 export async function* geminiChunks(
   body: AsyncIterable<Uint8Array>,
   target: ProviderTarget,
+  monitor?: StreamMonitor,
 ): AsyncGenerator<ChatCompletionChunk> {
   const states = new Map<number, CandidateState>();
   const created = Math.floor(Date.now() / 1000);
@@ -105,8 +106,8 @@ export async function* geminiChunks(
     system_fingerprint: null,
     choices: [{ index, delta, finish_reason: finish }],
   });
-  for await (const event of parseSse(body)) {
-    const json = parseStreamJson(event.data, target, 'an event');
+  for await (const event of parseSse(body, monitor)) {
+    const json = parseStreamJson(event.data, target, 'an event', monitor);
     if (!json) continue;
     const error = asRecord(json.error);
     if (error) throwStreamError(error, target);
@@ -124,6 +125,6 @@ export async function* geminiChunks(
     }
   }
   if (states.size === 0 || [...states.values()].some((s) => s.finish === null))
-    throw streamEndedEarly(target, 'a candidate with finishReason');
+    throw streamEndedEarly(target, 'a candidate without finishReason');
   yield { ...chunk(0, {}, null), choices: [], usage: usage ?? toGeminiUsage(undefined) };
 }

@@ -9,6 +9,7 @@ import { asRecord } from '../shared/json.js';
 import type { CallOptions, ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
 import type { ReasoningHistorySupport } from '../shared/reasoning-history.js';
 import { requestDefaultsFor, requestDefaultsWithoutReasoning } from '../shared/request-defaults.js';
+import { requiredList, throwMissing } from '../shared/success-body.js';
 import { type ChatBodyPlan, toChatBody, toOpenAIBody } from './convert-request.js';
 import { toChatCompletion, toUsage } from './convert-response.js';
 import { readOpenAIError } from './error-map.js';
@@ -89,7 +90,16 @@ function chatBodyMaker(options: OpenAICompatibleOptions) {
     toChatBody(request, target, requestDefaultsFor(target, request), call, planOf(target, stream));
 }
 
-const passThrough = <T>(json: unknown): T => (asRecord(json) ?? {}) as T;
+/**
+ * The answer as given once it holds its non-empty `key` list: a 200 without it (an error object, an
+ * empty body) is a failure, never an empty success.
+ */
+function answerWith<T>(json: unknown, key: string, target: ProviderTarget): T {
+  const body = asRecord(json);
+  if (!body) return throwMissing(target, 'a body that is not a JSON object');
+  requiredList(body, key, target);
+  return body as T;
+}
 
 // Embeddings, text completions and image generation: the body as given, the answer as OpenAI's.
 function jsonOperations(
@@ -98,8 +108,8 @@ function jsonOperations(
   return {
     embedding: {
       build: (request, target, call) => post(target, call, 'embeddings', { ...request, model: target.model }),
-      parse: (json) => {
-        const body = passThrough<EmbeddingResponse>(json);
+      parse: (json, target) => {
+        const body = answerWith<EmbeddingResponse>(json, 'data', target);
         const usage = toUsage(body.usage);
         return {
           ...body,
@@ -117,15 +127,15 @@ function jsonOperations(
           'completions',
           toOpenAIBody(request, target, requestDefaultsWithoutReasoning(target)),
         ),
-      parse: (json) => {
-        const body = passThrough<TextCompletion>(json);
+      parse: (json, target) => {
+        const body = answerWith<TextCompletion>(json, 'choices', target);
         return { ...body, object: 'text_completion', usage: toUsage(body.usage) };
       },
     },
     imageGeneration: {
       build: (request, target, call) =>
         post(target, call, 'images/generations', { ...request, model: target.model }),
-      parse: (json) => passThrough<ImageGenerationResponse>(json),
+      parse: (json, target) => answerWith<ImageGenerationResponse>(json, 'data', target),
     },
   };
 }
@@ -156,7 +166,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     chatStream: {
       build: (request, target, call) =>
         post(target, call, 'chat/completions', chatBody(request, target, call, true)),
-      parse: (body, target) => openAIChunks(body, target, hooks),
+      parse: (body, target, _request, monitor) => openAIChunks(body, target, hooks, monitor),
     },
     ...jsonOperations(post),
     readError: options.readError ?? readOpenAIError,

@@ -1,3 +1,5 @@
+import { clampTimerMs } from '../../shared/timers.js';
+
 type Listener = () => void;
 
 /**
@@ -35,21 +37,62 @@ class AbortHandle {
 }
 
 /**
- * A precise per-call deadline. undici's own headers/body timeouts tick at about one second, which
- * turns `timeout: 0.2` into a wait of up to a second; this timer aborts the request on time. It also
- * forwards the caller's abort, so one signal reaches undici.
+ * Milliseconds as the seconds every setting is written in.
+ *
+ * @example seconds(200) // => '0.2 s'
+ */
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+const NEVER = Number.POSITIVE_INFINITY;
+
+// a limit that is not a positive number (undefined, 0, NaN from a caller outside TypeScript) is none
+const limit = (ms: number | undefined): number => (ms !== undefined && ms > 0 ? ms : NEVER);
+
+/** Which deadline fired, for the message. */
+type Deadline = 'gap' | 'firstToken' | 'total';
+
+/**
+ * A call's deadlines on one Node timer, aborting the request on time (undici's own headers/body
+ * timeouts tick at about one second, so `timeout: 0.2` would wait up to a second). It also forwards
+ * the caller's abort, so one signal reaches undici.
+ *
+ * The gap deadline (`timeout` for a plain call, never restarted; `stream_timeout` for a stream,
+ * restarted by every complete event) runs from the request's start, as do `first_token_timeout` and
+ * `stream_total_timeout`. Restarting costs a clock read, not a timer operation: the timer is armed for
+ * the nearest deadline and, when it fires early because an event moved that deadline, armed again.
  */
 export class CallTimer {
   readonly #handle = new AbortHandle();
   readonly #caller: AbortSignal | undefined;
   readonly #onCallerAbort: Listener | undefined;
-  #ms: number;
+  readonly #start = performance.now();
+  readonly #stream: boolean;
+  readonly #gapMs: number;
+  readonly #totalMs: number;
+  #firstTokenMs: number;
+  #lastEvent: number;
+  #events = false;
   #timer: NodeJS.Timeout;
-  #expired = false;
+  #expiry: string | undefined;
 
-  constructor(ms: number, caller: AbortSignal | undefined) {
-    this.#ms = ms;
-    this.#timer = setTimeout(this.#expire, ms);
+  private constructor(
+    stream: boolean,
+    gapMs: number,
+    firstTokenMs: number | undefined,
+    totalMs: number | undefined,
+    caller: AbortSignal | undefined,
+  ) {
+    this.#stream = stream;
+    this.#gapMs = limit(gapMs);
+    this.#firstTokenMs = limit(firstTokenMs);
+    this.#totalMs = limit(totalMs);
+    this.#lastEvent = this.#start;
+    this.#timer = setTimeout(
+      this.#check,
+      clampTimerMs(Math.min(this.#gapMs, this.#firstTokenMs, this.#totalMs)),
+    );
     if (caller) {
       this.#caller = caller;
       this.#onCallerAbort = () => this.#handle.abort(caller.reason);
@@ -58,33 +101,84 @@ export class CallTimer {
     }
   }
 
-  #expire = (): void => {
-    this.#expired = true;
+  /** A plain call's timer: `timeoutMs` for the whole call. */
+  static forCall(timeoutMs: number, caller: AbortSignal | undefined): CallTimer {
+    return new CallTimer(false, timeoutMs, undefined, undefined, caller);
+  }
+
+  /** A stream's timer: `stream_timeout` between events, `first_token_timeout`, `stream_total_timeout`. */
+  static forStream(
+    limits: {
+      streamTimeoutMs: number;
+      firstTokenTimeoutMs?: number | undefined;
+      streamTotalTimeoutMs?: number | undefined;
+    },
+    caller: AbortSignal | undefined,
+  ): CallTimer {
+    return new CallTimer(
+      true,
+      limits.streamTimeoutMs,
+      limits.firstTokenTimeoutMs,
+      limits.streamTotalTimeoutMs,
+      caller,
+    );
+  }
+
+  #check = (): void => {
+    const now = performance.now();
+    let at = this.#lastEvent + this.#gapMs;
+    let which: Deadline = 'gap';
+    const firstToken = this.#start + this.#firstTokenMs;
+    if (firstToken <= at) {
+      at = firstToken;
+      which = 'firstToken';
+    }
+    const total = this.#start + this.#totalMs;
+    if (total < at) {
+      at = total;
+      which = 'total';
+    }
+    // timers count whole milliseconds on a clock that may trail performance.now() by a fraction
+    if (at <= now + 1) this.#expire(which);
+    else this.#timer = setTimeout(this.#check, clampTimerMs(Math.ceil(at - now)));
+  };
+
+  #expire(which: Deadline): void {
+    this.#expiry = this.#describe(which);
     // a stream nobody reads never reaches clear(): the caller's signal must not keep our listener
     if (this.#onCallerAbort) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
-    this.#handle.abort(new Error(`no data within ${this.#ms} ms`));
-  };
+    this.#handle.abort(new Error(this.#expiry));
+  }
+
+  #describe(which: Deadline): string {
+    if (which === 'firstToken')
+      return `no first token within first_token_timeout (${seconds(this.#firstTokenMs)})`;
+    if (which === 'total') return `not finished within stream_total_timeout (${seconds(this.#totalMs)})`;
+    if (!this.#stream) return `no answer within timeout (${seconds(this.#gapMs)})`;
+    return this.#events
+      ? `no event for stream_timeout (${seconds(this.#gapMs)}) after the previous one`
+      : `no event within stream_timeout (${seconds(this.#gapMs)}) of the request's start`;
+  }
 
   /** The signal to give undici (an EventEmitter-shaped one). */
   get signal(): AbortSignal {
     return this.#handle as unknown as AbortSignal;
   }
 
-  /** Whether the deadline (not the caller) ended the call. */
-  get expired(): boolean {
-    return this.#expired;
+  /** What ended the call when a deadline did (e.g. `no first token within first_token_timeout (0.2 s)`). */
+  get expiry(): string | undefined {
+    return this.#expiry;
   }
 
-  /** Starts the deadline again with a new length (for streams: `stream_timeout` between chunks). */
-  restart(ms: number): void {
-    clearTimeout(this.#timer);
-    this.#ms = ms;
-    this.#timer = setTimeout(this.#expire, ms);
+  /** A complete stream event arrived: the gap deadline starts again. */
+  event(): void {
+    this.#lastEvent = performance.now();
+    this.#events = true;
   }
 
-  /** Starts the same deadline again (a chunk arrived). */
-  refresh(): void {
-    this.#timer.refresh();
+  /** The first content chunk arrived: `first_token_timeout` no longer applies. */
+  firstToken(): void {
+    this.#firstTokenMs = NEVER;
   }
 
   clear(): void {

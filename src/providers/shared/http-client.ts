@@ -22,18 +22,40 @@ export function splitUrl(url: string): { origin: string; path: string } {
   return slash === -1 ? { origin: url, path: '/' } : { origin: url.slice(0, slash), path: url.slice(slash) };
 }
 
+/** Options of an `HttpClient`. */
+export interface HttpClientOptions {
+  /**
+   * The most connections each origin's pool opens (`max_connections_per_origin`); further requests
+   * queue for a free one. @default 256
+   */
+  connections?: number | undefined;
+}
+
+/** The default `max_connections_per_origin`. */
+export const DEFAULT_CONNECTIONS_PER_ORIGIN = 256;
+
 /**
  * All outbound HTTP: one undici keep-alive Pool per origin, created on first use and released by
- * `close()`.
+ * `close()`. Each pool opens at most `connections` sockets, each carrying one request at a time, so
+ * a burst of calls to one provider queues in the pool instead of opening a socket per call.
  */
 export class HttpClient {
-  /** `connections`: the most open connections per origin; further requests queue. @default 256 */
-  constructor(private readonly options: { connections?: number } = {}) {}
-
+  readonly #connections: number;
   readonly #pools = new Map<string, Pool>();
   // URLs repeat (one per deployment and operation): split each once
   readonly #routes = new Map<string, { pool: Pool; path: string }>();
   #closed = false;
+
+  /** @throws RangeError when `connections` is not a positive integer. */
+  constructor(options: HttpClientOptions = {}) {
+    const connections = options.connections ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
+    if (!Number.isInteger(connections) || connections < 1) {
+      throw new RangeError(
+        `max_connections_per_origin must be a positive integer; got ${String(options.connections)}`,
+      );
+    }
+    this.#connections = connections;
+  }
 
   /** The pool for an origin (created on first use). */
   pool(origin: string): Pool {
@@ -41,7 +63,7 @@ export class HttpClient {
     if (!pool) {
       if (this.#closed) throw new Error('HttpClient is closed');
       pool = new Pool(origin, {
-        connections: this.options.connections ?? 256,
+        connections: this.#connections,
         keepAliveTimeout: 30_000,
         keepAliveMaxTimeout: 600_000,
       });

@@ -3,7 +3,10 @@ import { InternalServerError, TimeoutError } from '../../errors/classes.js';
 import { type ErrorContext, errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
 import { requestFault } from '../../errors/request-fault.js';
 import { RouterError } from '../../errors/router-error.js';
+import { clampTimerMs } from '../../shared/timers.js';
+import type { ChatCompletionChunk } from '../../types/index.js';
 import { CallTimer } from './call-timer.js';
+import { carriesContent } from './chunk-content.js';
 import { errorContextOf } from './error-context.js';
 import type { HttpClient, WireRequest } from './http-client.js';
 import type {
@@ -11,14 +14,22 @@ import type {
   JsonOperation,
   ProviderAdapter,
   ProviderTarget,
+  StreamMonitor,
   StreamOperation,
 } from './provider-adapter.js';
+import { errorOptions, responseTooLarge } from './provider-errors.js';
+import { errorInSuccessBody } from './success-body.js';
+
+type Body = Dispatcher.ResponseData['body'];
+
+const ignore = (): void => {};
 
 const contextOf = (target: ProviderTarget): ErrorContext => errorContextOf(target);
 
 /**
  * What a failure without an HTTP answer becomes: the caller's abort reason as is (not a provider
- * failure, never retried), TimeoutError when our deadline fired, else the network mapping.
+ * failure, never retried), TimeoutError naming the limit when one of our deadlines fired, else the
+ * network mapping.
  */
 function failureOf(
   err: unknown,
@@ -28,16 +39,11 @@ function failureOf(
   what: string,
 ): unknown {
   if (options.signal?.aborted) return options.signal.reason ?? err;
-  if (timer.expired) {
-    const { provider, model, modelId } = target;
-    const limit =
-      what === 'stream'
-        ? `stream_timeout (${options.streamTimeoutMs} ms)`
-        : `timeout (${options.timeoutMs} ms)`;
-    return new TimeoutError(`${provider}/${model} ${what} timed out: no data within ${limit}`, {
-      provider,
-      model,
-      modelId,
+  const expiry = timer.expiry;
+  if (expiry !== undefined) {
+    const { provider, model } = target;
+    return new TimeoutError(`${provider}/${model} ${what} timed out: ${expiry}`, {
+      ...errorOptions(target),
       cause: err,
     });
   }
@@ -73,7 +79,7 @@ async function buildWire<Req>(
 /** The most of an error body that is read: enough for any provider's message, bounded whatever is sent. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-async function readErrorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+async function readErrorBody(body: Body): Promise<string> {
   const parts: Buffer[] = [];
   let size = 0;
   try {
@@ -98,11 +104,12 @@ async function send(
   target: ProviderTarget,
   options: CallOptions,
   timer: CallTimer,
+  limitMs: number,
 ): Promise<Dispatcher.ResponseData> {
   let response: Dispatcher.ResponseData;
   try {
     // undici's coarse timeouts stay as a backstop behind the precise timer
-    const backstopMs = Math.max(options.timeoutMs, options.streamTimeoutMs) + 1000;
+    const backstopMs = clampTimerMs(limitMs + 1000);
     response = await http.send(wire, {
       headersTimeoutMs: backstopMs,
       bodyTimeoutMs: backstopMs,
@@ -117,9 +124,63 @@ async function send(
   throw errorFromResponse({ ...failure, body: text }, contextOf(target), adapter.errorCodes);
 }
 
+/** The body's bytes, or undefined once they pass `limit` (the rest is not read). */
+function readLimited(body: Body, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    body.on('data', (part: Buffer) => {
+      size += part.length;
+      if (size > limit) {
+        body.destroy();
+        resolve(undefined);
+      } else parts.push(part);
+    });
+    body.once('end', () => resolve(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)));
+    body.once('error', reject);
+  });
+}
+
+/** Reads a success body as JSON, at most `maxResponseBytes` of it. */
+async function readJson(
+  response: Dispatcher.ResponseData,
+  target: ProviderTarget,
+  options: CallOptions,
+  timer: CallTimer,
+): Promise<unknown> {
+  const limit = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
+  // a declared length past the limit fails before a byte is read
+  if (Number(response.headers['content-length']) > limit) {
+    // undici reports a body destroyed unread as an error: nobody else listens for it
+    response.body.on('error', ignore).destroy();
+    throw responseTooLarge(target, limit);
+  }
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readLimited(response.body, limit);
+  } catch (err) {
+    throw failureOf(err, timer, options, target, 'response');
+  }
+  if (bytes === undefined) throw responseTooLarge(target, limit);
+  const text = bytes.toString('utf8');
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (err) {
+    throw new InternalServerError(
+      `${target.provider}/${target.model} answered with a body that is not JSON`,
+      {
+        ...errorOptions(target),
+        cause: err,
+      },
+    );
+  }
+}
+
 /**
  * Runs one request/response operation: build, send over the pool, map any failure to a contract
- * error, parse. The only place non-streaming provider calls happen. `timeout` covers the whole call.
+ * error, read the body (at most `maxResponseBytes`), parse. The only place non-streaming provider
+ * calls happen. `timeout` covers the whole call. A 2xx body that the operation cannot parse because it
+ * is an error object fails with the class the adapter's `readError` gives it.
  */
 export async function invokeJson<Req, Res>(
   http: HttpClient,
@@ -130,48 +191,61 @@ export async function invokeJson<Req, Res>(
   options: CallOptions,
 ): Promise<Res> {
   const wire = await buildWire(operation, request, target, options);
-  const timer = new CallTimer(options.timeoutMs, options.signal);
+  const timer = CallTimer.forCall(options.timeoutMs, options.signal);
   try {
-    const response = await send(http, adapter, wire, target, options, timer);
-    let json: unknown;
+    const response = await send(http, adapter, wire, target, options, timer, options.timeoutMs);
+    const json = await readJson(response, target, options, timer);
     try {
-      json = await response.body.json();
+      return operation.parse(json, target, request);
     } catch (err) {
-      if (err instanceof SyntaxError) {
-        throw new InternalServerError(
-          `${target.provider}/${target.model} answered with a body that is not JSON`,
-          {
-            provider: target.provider,
-            model: target.model,
-            modelId: target.modelId,
-            cause: err,
-          },
-        );
-      }
-      throw failureOf(err, timer, options, target, 'response');
+      throw errorInSuccessBody(json, adapter, target, response.headers) ?? err;
     }
-    return operation.parse(json, target, request);
   } finally {
     timer.clear();
   }
 }
 
-async function* ticking(body: AsyncIterable<Uint8Array>, timer: CallTimer): AsyncGenerator<Uint8Array> {
+/** The body as is, failing once more than `limit` bytes came. */
+async function* limited(body: Body, limit: number, target: ProviderTarget): AsyncGenerator<Uint8Array> {
+  let size = 0;
   for await (const bytes of body) {
-    timer.refresh();
-    yield bytes;
+    size += (bytes as Buffer).length;
+    if (size > limit) throw responseTooLarge(target, limit);
+    yield bytes as Buffer;
   }
 }
 
-async function* guardStream<Chunk>(
+/**
+ * The chunks with the call's guards: chunks before the first content chunk (a role-only opener) are
+ * held back and yielded with it, so a stream that never produces content fails before its first
+ * chunk, where the router can still fail over; the first content chunk ends `first_token_timeout`; a
+ * failure becomes a contract error; the timer and the socket are released however the stream ends.
+ */
+async function* guardStream<Chunk extends ChatCompletionChunk>(
   chunks: AsyncIterable<Chunk>,
-  body: Dispatcher.ResponseData['body'],
+  body: Body,
   target: ProviderTarget,
   options: CallOptions,
   timer: CallTimer,
 ): AsyncGenerator<Chunk> {
+  let held: Chunk[] | undefined;
+  let answering = false;
   try {
-    yield* chunks;
+    for await (const chunk of chunks) {
+      if (!answering) {
+        if (!carriesContent(chunk)) {
+          if (held) held.push(chunk);
+          else held = [chunk];
+          continue;
+        }
+        answering = true;
+        timer.firstToken();
+        if (held) yield* held;
+        held = undefined;
+      }
+      yield chunk;
+    }
+    if (held) yield* held;
   } catch (err) {
     const failure = failureOf(err, timer, options, target, 'stream');
     throw failure as RouterError;
@@ -183,12 +257,17 @@ async function* guardStream<Chunk>(
 }
 
 /**
- * Opens a streaming operation and returns its chunks. `timeout` covers the wait for the response
- * headers; then `stream_timeout` bounds every gap between chunks. Failures before the stream opens
- * throw here; failures while reading (cut, stalled, provider error event, missing terminal event)
- * throw from the iterator as contract errors.
+ * Opens a streaming operation and returns its chunks. Its deadlines run from the request's start:
+ * `stream_timeout` until the first complete event and then between two (bytes that do not complete an
+ * event do not count), `first_token_timeout` until the first content chunk, `stream_total_timeout`
+ * for the whole stream; each fails with a TimeoutError naming it. The first chunk the iterator yields
+ * is the first content chunk (with any role-only chunk before it), so failures until then reach
+ * whoever awaits it, before any chunk is out. Failures before the stream opens throw here; failures
+ * while reading (cut, stalled, too large, provider error event, ended before its finish) throw from
+ * the iterator as contract errors. Events that are not JSON are skipped and told to
+ * `options.onWarning`.
  */
-export async function invokeStream<Req, Chunk>(
+export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   http: HttpClient,
   adapter: ProviderAdapter,
   operation: StreamOperation<Req, Chunk>,
@@ -197,15 +276,18 @@ export async function invokeStream<Req, Chunk>(
   options: CallOptions,
 ): Promise<AsyncIterable<Chunk>> {
   const wire = await buildWire(operation, request, target, options);
-  const timer = new CallTimer(options.timeoutMs, options.signal);
+  const timer = CallTimer.forStream(options, options.signal);
   let response: Dispatcher.ResponseData;
   try {
-    response = await send(http, adapter, wire, target, options, timer);
+    response = await send(http, adapter, wire, target, options, timer, options.streamTimeoutMs);
   } catch (err) {
     timer.clear();
     throw err;
   }
-  timer.restart(options.streamTimeoutMs);
-  const chunks = operation.parse(ticking(response.body, timer), target, request);
+  if (options.onBodyClose) response.body.once('close', options.onBodyClose);
+  const monitor: StreamMonitor = { event: () => timer.event(), warn: options.onWarning ?? ignore };
+  const limit = options.maxResponseBytes;
+  const body = limit === undefined ? response.body : limited(response.body, limit, target);
+  const chunks = operation.parse(body, target, request, monitor);
   return guardStream(chunks, response.body, target, options, timer);
 }

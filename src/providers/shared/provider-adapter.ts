@@ -45,6 +45,17 @@ export interface CallWarning {
 }
 
 /**
+ * What a stream parser tells the call while it reads. `invokeStream` passes one to every
+ * `StreamOperation.parse`; a parser called directly may be given none.
+ */
+export interface StreamMonitor {
+  /** A complete event was read: the wait for the next one (`stream_timeout`) starts again. */
+  event(): void;
+  /** Something was skipped without failing the stream (a `malformed_event`). */
+  warn(warning: CallWarning): void;
+}
+
+/**
  * Per-router state that adapters keep across calls (auth token caches), created with the router's
  * runtime and released by `close()`. Nothing of this kind lives at module level.
  */
@@ -72,6 +83,11 @@ export interface CallOptions {
   dropParams?: boolean;
   /** This router's provider state (auth caches, fetched secrets); adapters called directly get a fresh one. */
   runtime?: ProviderRuntime | undefined;
+  /**
+   * A streaming call: told when its response body closes, for whatever reason (ended, cut, or destroyed
+   * by a deadline), so a stream nobody reads still frees what it holds.
+   */
+  onBodyClose?: (() => void) | undefined;
   /** Told of what a call skipped without failing (a malformed stream event). */
   onWarning?: ((warning: CallWarning) => void) | undefined;
 }
@@ -87,9 +103,15 @@ export interface StreamOperation<Req, Chunk> {
   build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
   /**
    * Yields chunks from the raw body. Must throw a router error when the stream reports an error or ends
-   * without its terminal event: a cut stream is never a silent success.
+   * before it is complete (before its finish): a cut stream is never a silent success. Tells `monitor`
+   * of every complete event and of every event it skips.
    */
-  parse(body: AsyncIterable<Uint8Array>, target: ProviderTarget, request: Req): AsyncIterable<Chunk>;
+  parse(
+    body: AsyncIterable<Uint8Array>,
+    target: ProviderTarget,
+    request: Req,
+    monitor?: StreamMonitor,
+  ): AsyncIterable<Chunk>;
 }
 
 /** The request fields that decide reasoning. `model` (prefixed or not) matters to Gemini, Vertex, Bedrock and xAI. */

@@ -1,4 +1,4 @@
-import { APIConnectionError, BadRequestError, InternalServerError } from '../../errors/classes.js';
+import { APIConnectionError, BadRequestError } from '../../errors/classes.js';
 import type { ProviderTarget } from './provider-adapter.js';
 
 /** The deployment an error is about, as every contract error class takes it. */
@@ -29,29 +29,32 @@ export function badRequest(target: ProviderTarget, message: string): BadRequestE
 }
 
 /**
- * The APIConnectionError for a stream that ended before the event that marks its end, so a cut stream
- * is never taken for a finished one. `terminal` names that event as the provider spells it.
+ * The APIConnectionError for a stream whose body ended before its finish (the finish reason, or the
+ * event that carries it), so a cut stream is never taken for a finished one. `missing` says what
+ * never came, as the provider spells it.
  *
- * @example throw streamEndedEarly(target, 'message_stop');
- * // APIConnectionError: anthropic/claude-sonnet-4-5 stream ended before its terminal event (message_stop)
+ * @example throw streamEndedEarly(target, 'no message_delta with stop_reason');
+ * // APIConnectionError: anthropic/claude-sonnet-4-5 stream ended before it finished (no message_delta with stop_reason)
  */
-export function streamEndedEarly(target: ProviderTarget, terminal: string): APIConnectionError {
+export function streamEndedEarly(target: ProviderTarget, missing: string): APIConnectionError {
   return new APIConnectionError(
-    `${target.provider}/${target.model} stream ended before its terminal event (${terminal})`,
+    `${target.provider}/${target.model} stream ended before it finished (${missing})`,
     errorOptions(target),
   );
 }
 
 /**
- * The InternalServerError for a stream event whose payload is not a JSON object. `what` names the
- * event in the message (`an event`, `a frame`, `a contentBlockDelta event`).
+ * The error for an answer larger than `max_response_bytes`. A BadRequestError (400, not retried, no
+ * cooldown): the size follows from the request (how many images, how long an answer), so another
+ * deployment of the same model would send as much, and failing over would only spend another call.
  *
- * @example throw streamedNonJson(target, 'an event');
- * // InternalServerError: anthropic/claude-sonnet-4-5 streamed an event that is not JSON
+ * @example throw responseTooLarge(target, 1024);
+ * // BadRequestError: openai/gpt-image-1 answered more than max_response_bytes (1024 bytes); ...
  */
-export function streamedNonJson(target: ProviderTarget, what: string, cause?: unknown): InternalServerError {
-  return new InternalServerError(`${target.provider}/${target.model} streamed ${what} that is not JSON`, {
-    ...errorOptions(target),
-    cause,
-  });
+export function responseTooLarge(target: ProviderTarget, limit: number): BadRequestError {
+  return new BadRequestError(
+    `${target.provider}/${target.model} answered more than max_response_bytes (${limit} bytes); ` +
+      'another deployment of this model would answer as much, so it is not retried: ask for less, or raise max_response_bytes',
+    errorOptions(target),
+  );
 }

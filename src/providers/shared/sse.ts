@@ -1,3 +1,5 @@
+import type { StreamMonitor } from './provider-adapter.js';
+
 /** One server-sent event. */
 export interface SseEvent {
   /** The `event:` field, when the server named the event. */
@@ -6,15 +8,19 @@ export interface SseEvent {
   data: string;
 }
 
-/**
- * Parses a `text/event-stream` body into events (WHATWG rules: `data:` lines accumulate, a blank line
- * dispatches, `:` lines are comments, `\n` or `\r\n` line ends). Bytes split anywhere, even inside a
- * UTF-8 character, are handled.
- */
 /** The largest event (or unterminated line) accepted: a server that never ends one cannot exhaust memory. */
 export const MAX_SSE_EVENT_CHARS = 16 * 1024 * 1024;
 
-export async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent> {
+/**
+ * Parses a `text/event-stream` body into events (WHATWG rules: `data:` lines accumulate, a blank line
+ * dispatches, `:` lines are comments, `\n` or `\r\n` line ends). Bytes split anywhere, even inside a
+ * UTF-8 character, are handled. Every dispatched event is told to `monitor` (comments and bytes are
+ * not events: a server that drips bytes or only sends keep-alive comments does not keep a stream alive).
+ */
+export async function* parseSse(
+  body: AsyncIterable<Uint8Array>,
+  monitor?: StreamMonitor,
+): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
   let buffer = '';
   let event: string | undefined;
@@ -28,7 +34,10 @@ export async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator
         buffer.charCodeAt(end - 1) === 13 ? buffer.slice(start, end - 1) : buffer.slice(start, end);
       start = end + 1;
       if (line === '') {
-        if (data.length > 0) yield { event, data: data.length === 1 ? data[0]! : data.join('\n') };
+        if (data.length > 0) {
+          monitor?.event();
+          yield { event, data: data.length === 1 ? data[0]! : data.join('\n') };
+        }
         event = undefined;
         data = [];
         pending = 0;
@@ -53,5 +62,8 @@ export async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator
   }
   buffer += decoder.decode();
   if (buffer.length > 0 && buffer.startsWith('data:')) data.push(buffer.slice(5).trimStart());
-  if (data.length > 0) yield { event, data: data.join('\n') };
+  if (data.length > 0) {
+    monitor?.event();
+    yield { event, data: data.join('\n') };
+  }
 }

@@ -43,7 +43,8 @@ export const vertexAdapter: ProviderAdapter = {
   },
   chatStream: {
     build: (request, target, options) => operationsFor(target).chatStream.build(request, target, options),
-    parse: (body, target, request) => operationsFor(target).chatStream.parse(body, target, request),
+    parse: (body, target, request, monitor) =>
+      operationsFor(target).chatStream.parse(body, target, request, monitor),
   },
   readError: readVertexError,
   // Vertex answers in Google's shape, and Claude models in Anthropic's

@@ -57,6 +57,18 @@ function eventFrame(type: string, payload: Record<string, unknown>, n: number): 
   });
 }
 
+/** A `contentBlockDelta` event whose payload is not JSON (for `stream.malformedAfter`). */
+function malformedFrame(): Uint8Array {
+  return codec.encode({
+    headers: {
+      ':event-type': str('contentBlockDelta'),
+      ':content-type': str('application/json'),
+      ':message-type': str('event'),
+    },
+    body: fromUtf8('{"delta": {"text": this is not json'),
+  });
+}
+
 /** An exception frame, as Bedrock sends one inside an HTTP 200 stream (lower camel case type). */
 function exceptionFrame(b: MockBehavior): Uint8Array {
   const raw = b.error?.code ?? b.error?.type ?? 'modelStreamErrorException';
@@ -165,6 +177,7 @@ async function converseStream(ex: MockExchange): Promise<void> {
     frames: events.map(([type, payload], n) => eventFrame(type, payload, n)),
     terminal: terminal.map(([type, payload], n) => eventFrame(type, payload, events.length + n)),
     errorFrame: exceptionFrame(b),
+    malformedFrame: malformedFrame(),
   });
 }
 

@@ -137,12 +137,13 @@ export class DeploymentRegistry {
     const slash = model.indexOf('/');
     if (slash <= 0 || this.options.providers.providerOfPrefix(model.slice(0, slash)) === undefined)
       return undefined;
+    this.#rules ??= modelListRules(this.options.providers);
     const { deployment, problems } = buildDeployment(
       { model_name: model, svc_params: { model } },
       `model \`${model}\``,
       this.options.defaultParams,
       this.options.env,
-      (this.#rules ??= modelListRules(this.options.providers)),
+      this.#rules,
     );
     if (!deployment) throw new ConfigError('pass-through model', problems);
     const endpoint = this.#endpointOf(deployment, `model \`${model}\``, problems);

@@ -4,7 +4,6 @@ import { requestedRegion } from '../checks/region.js';
 import { didYouMean } from '../config/did-you-mean.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
-import { responseCost } from '../cost/response-cost.js';
 import { BadRequestError } from '../errors/classes.js';
 import { RouterError } from '../errors/router-error.js';
 import type { CallOptions, CallWarning } from '../providers/shared/provider-adapter.js';
@@ -18,7 +17,6 @@ import type {
   EmbeddingRequest,
   EmbeddingResponse,
   Endpoint,
-  HiddenParams,
   ImageGenerationRequest,
   ImageGenerationResponse,
   ModelGroup,
@@ -29,10 +27,9 @@ import type {
   WithHiddenParams,
 } from '../types/index.js';
 import type { Call, Routed } from './call.js';
-import { ChatCompletionStream } from './chat-stream.js';
+import { completedResult, streamResult } from './call-results.js';
+import type { ChatCompletionStream } from './chat-stream.js';
 import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
-import type { OpenedStream } from './executor.js';
-import { withHiddenParams } from './hidden-params.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
 import { noDeploymentsError } from './no-deployments.js';
 import { providerBody } from './request-fields.js';
@@ -265,12 +262,12 @@ export class Router extends EventEmitter<RouterEvents> {
       const routed = await this.#route(request, control, true, asyncEntry, (e, b, o, m) =>
         executor.chatStream(e, b, o, m),
       );
-      return this.#streamResult(routed, control?.signal);
+      return streamResult(routed, control?.signal, this.#runtime);
     }
     const routed = await this.#route(request, control, false, asyncEntry, (e, b, o, m) =>
       executor.chat(e, b, o, m),
     );
-    return this.#result(routed, routed.result.usage);
+    return completedResult(routed, routed.result.usage);
   }
 
   async #json<B extends RoutableRequest, T extends object>(
@@ -282,7 +279,7 @@ export class Router extends EventEmitter<RouterEvents> {
   ): Promise<WithHiddenParams<T>> {
     validateRequest(kind, request);
     const routed = await this.#route(request, control, false, asyncEntry, run);
-    return this.#result(routed, (routed.result as { usage?: Partial<Usage> }).usage);
+    return completedResult(routed, (routed.result as { usage?: Partial<Usage> }).usage);
   }
 
   async #route<B extends RoutableRequest, T>(
@@ -369,62 +366,6 @@ export class Router extends EventEmitter<RouterEvents> {
       config.settings.enable_pre_call_checks,
       requestedRegion(request),
     );
-  }
-
-  #hiddenParams<T>(routed: Routed<T>, cost: number): HiddenParams {
-    const { endpoint } = routed;
-    return {
-      model_id: endpoint.deployment.id,
-      model_group: endpoint.deployment.modelName,
-      api_base: endpoint.target.apiBase ?? null,
-      custom_llm_provider: endpoint.deployment.provider,
-      response_cost: cost,
-      cache_hit: false,
-      attempts: routed.attempts,
-    };
-  }
-
-  #result<T extends object>(routed: Routed<T>, usage: Partial<Usage> | undefined): WithHiddenParams<T> {
-    const cost = responseCost(routed.endpoint.deployment, usage);
-    const result = withHiddenParams(routed.result, this.#hiddenParams(routed, cost));
-    routed.settle({ usage, response: result, cost });
-    return result;
-  }
-
-  /**
-   * Wraps an opened stream. Its attempt settles when the stream ends, fails, or the caller stops; a
-   * stream the caller drops without reading settles when it is garbage-collected (its connection is
-   * closed then, and its slot freed), and meanwhile its deadlines still close the connection.
-   */
-  #streamResult(routed: Routed<OpenedStream>, signal: AbortSignal | undefined): ChatCompletionStream {
-    const { endpoint } = routed;
-    const opened = routed.result;
-    const stream: ChatCompletionStream = new ChatCompletionStream(opened, {
-      onEnd: (usage) => {
-        const cost = responseCost(endpoint.deployment, usage);
-        stream._hidden_params.response_cost = cost;
-        routed.settle({ usage, cost, response: null });
-      },
-      onError: (error) => {
-        // the caller's abort is the caller's: it never counts against the deployment
-        routed.settle(signal?.aborted ? { aborted: true } : { error });
-      },
-      onClose: () => {
-        this.#runtime.unwatch(stream);
-        routed.settle({ aborted: true });
-      },
-    });
-    // dropped unread: freed when collected, or sooner when a deadline closes the upstream body
-    this.#runtime.watch(stream, () => {
-      opened.rest.return?.();
-      routed.settle({ aborted: true });
-    });
-    opened.onClose(() => {
-      if (stream.started) return; // the reader sees the end or the failure itself
-      this.#runtime.unwatch(stream);
-      routed.settle({ aborted: true });
-    });
-    return withHiddenParams(stream, this.#hiddenParams(routed, 0)) as ChatCompletionStream;
   }
 
   #warn(warning: CallWarning): void {

@@ -1,0 +1,67 @@
+import { responseCost } from '../cost/response-cost.js';
+import type { HiddenParams, Usage, WithHiddenParams } from '../types/index.js';
+import type { Routed } from './call.js';
+import { ChatCompletionStream } from './chat-stream.js';
+import type { OpenedStream } from './executor.js';
+import { withHiddenParams } from './hidden-params.js';
+import type { RouterRuntime } from './runtime.js';
+
+function hiddenParams<T>(routed: Routed<T>, cost: number): HiddenParams {
+  const { endpoint } = routed;
+  return {
+    model_id: endpoint.deployment.id,
+    model_group: endpoint.deployment.modelName,
+    api_base: endpoint.target.apiBase ?? null,
+    custom_llm_provider: endpoint.deployment.provider,
+    response_cost: cost,
+    cache_hit: false,
+    attempts: routed.attempts,
+  };
+}
+
+/** A finished answer with its `_hidden_params`; settles its attempt as a success. */
+export function completedResult<T extends object>(
+  routed: Routed<T>,
+  usage: Partial<Usage> | undefined,
+): WithHiddenParams<T> {
+  const cost = responseCost(routed.endpoint.deployment, usage);
+  const result = withHiddenParams(routed.result, hiddenParams(routed, cost));
+  routed.settle({ usage, response: result, cost });
+  return result;
+}
+
+/**
+ * Wraps an opened stream. Its attempt settles when the stream ends, fails, or the caller stops; a
+ * stream the caller drops without reading settles when a deadline closes its upstream body, or when it
+ * is garbage-collected, whichever comes first. A caller's abort never counts against the deployment.
+ */
+export function streamResult(
+  routed: Routed<OpenedStream>,
+  signal: AbortSignal | undefined,
+  runtime: RouterRuntime,
+): ChatCompletionStream {
+  const { endpoint } = routed;
+  const opened = routed.result;
+  const stream: ChatCompletionStream = new ChatCompletionStream(opened, {
+    onEnd: (usage) => {
+      const cost = responseCost(endpoint.deployment, usage);
+      stream._hidden_params.response_cost = cost;
+      routed.settle({ usage, cost, response: null });
+    },
+    onError: (error) => routed.settle(signal?.aborted ? { aborted: true } : { error }),
+    onClose: () => {
+      runtime.unwatch(stream);
+      routed.settle({ aborted: true });
+    },
+  });
+  runtime.watch(stream, () => {
+    opened.rest.return?.();
+    routed.settle({ aborted: true });
+  });
+  opened.onClose(() => {
+    if (stream.started) return; // the reader sees the end or the failure itself
+    runtime.unwatch(stream);
+    routed.settle({ aborted: true });
+  });
+  return withHiddenParams(stream, hiddenParams(routed, 0)) as ChatCompletionStream;
+}

@@ -90,8 +90,21 @@ export const routerSettingsSchema = z.strictObject({
   enable_pre_call_check: z.boolean().optional(),
   default_max_parallel_requests: z.number().int().positive().optional(),
   cache_responses: z.boolean().default(false),
-  cache_kwargs: z.record(z.string(), z.unknown()).optional(),
-  caching_groups: z.array(z.array(z.string())).optional(),
+  /** Response cache options; with a shared store (Redis, or one you give the router) answers live there. */
+  cache_kwargs: z
+    .strictObject({
+      /** Seconds an answer is kept. @default 600 */
+      ttl: positiveSeconds.optional(),
+      /** Prefix of every cache key. @default 'svc-cache' */
+      namespace: z.string().min(1).optional(),
+      /** Most answers kept in memory. @default 1000 */
+      max_size: z.number().int().positive().optional(),
+      /** Most bytes of answers kept in memory. @default 64 MiB */
+      max_bytes: z.number().int().positive().optional(),
+    })
+    .optional(),
+  /** Model groups that share cached answers, e.g. `[['gpt-4o', 'gpt-4o-eu']]`. */
+  caching_groups: z.array(z.array(z.string().min(1)).min(2)).optional(),
   redis_host: z.string().optional(),
   redis_port: z.number().int().positive().optional(),
   redis_password: z.string().optional(),

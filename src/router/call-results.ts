@@ -14,7 +14,7 @@ function hiddenParams<T>(routed: Routed<T>, cost: number): HiddenParams {
     api_base: endpoint.target.apiBase ?? null,
     custom_llm_provider: endpoint.deployment.provider,
     response_cost: cost,
-    cache_hit: false,
+    cache_hit: routed.cacheHit === true,
     attempts: routed.attempts,
   };
 }
@@ -24,7 +24,7 @@ export function completedResult<T extends object>(
   routed: Routed<T>,
   usage: Partial<Usage> | undefined,
 ): WithHiddenParams<T> {
-  const cost = responseCost(routed.endpoint.deployment, usage);
+  const cost = routed.cacheHit ? 0 : responseCost(routed.endpoint.deployment, usage);
   const result = withHiddenParams(routed.result, hiddenParams(routed, cost));
   routed.settle({ usage, response: result, cost });
   return result;
@@ -44,7 +44,7 @@ export function streamResult(
   const opened = routed.result;
   const stream: ChatCompletionStream = new ChatCompletionStream(opened, {
     onEnd: (usage) => {
-      const cost = responseCost(endpoint.deployment, usage);
+      const cost = routed.cacheHit ? 0 : responseCost(endpoint.deployment, usage);
       stream._hidden_params.response_cost = cost;
       routed.settle({ usage, cost, response: null });
     },

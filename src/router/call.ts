@@ -1,3 +1,4 @@
+import type { CacheKind } from '../cache/cache-key.js';
 import type { RouterError } from '../errors/router-error.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { Endpoint, ModelGroup, Tier, Usage } from '../types/index.js';
@@ -7,6 +8,8 @@ export type Admits = (endpoint: Endpoint) => boolean;
 
 /** One call as it moves through the layers. Layers set the cursor fields (`group`, `tier`, `endpoint`). */
 export interface Call<T> {
+  /** What is asked: a chat, embeddings, a text completion or images. */
+  readonly kind: CacheKind;
   /** The model the caller asked for. */
   readonly model: string;
   /** The caller's request as given (router fields included). */
@@ -65,6 +68,8 @@ export interface Routed<T> {
   startMs: number;
   /** When its result (for streams: its first chunk) arrived (ms). */
   firstMs: number;
+  /** Served from the response cache: no upstream call, no cost. */
+  cacheHit?: boolean;
   /** Reports how the attempt ended (frees its slot, feeds cooldowns, strategies and events). Once. */
   settle(settlement: Settlement): void;
 }

@@ -2,8 +2,8 @@ import type { RouterError } from '../errors/router-error.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { Endpoint, ModelGroup, Usage } from '../types/index.js';
 
-/** How one attempt ended. */
-export type OutcomeKind = 'success' | 'failure' | 'aborted';
+/** How one attempt ended; `cache_hit`: a call answered from the cache, with no attempt at all. */
+export type OutcomeKind = 'success' | 'failure' | 'aborted' | 'cache_hit';
 
 /**
  * One finished attempt on one deployment. Every attempt reports exactly one (a stream when it ends),

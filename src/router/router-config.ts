@@ -16,6 +16,7 @@ import type { DeploymentConfig, DeploymentEntry, ModelGroup } from '../types/ind
 import { compose, type Handler, type Layer } from './call.js';
 import { DeploymentRegistry } from './deployment-registry.js';
 import { attemptLayer } from './layers/attempt.js';
+import { cacheLayer } from './layers/cache.js';
 import { fallbacksLayer } from './layers/fallbacks.js';
 import { mockFaultsLayer } from './layers/mock-faults.js';
 import { preCallChecksLayer } from './layers/pre-call-checks.js';
@@ -108,6 +109,22 @@ export function buildRouterConfig(
   const weightedFailover =
     settings.enable_weighted_failover && settings.routing_strategy === 'simple-shuffle';
 
+  const cacheLayers: Layer[] = [];
+  if (settings.cache_responses) {
+    const kwargs = settings.cache_kwargs ?? {};
+    cacheLayers.push(
+      cacheLayer({
+        answers: runtime.answers(kwargs.max_size ?? 1000, kwargs.max_bytes ?? 64 * 1024 * 1024),
+        flights: runtime.flights,
+        ttl: kwargs.ttl ?? 600,
+        namespace: kwargs.namespace ?? 'svc-cache',
+        cachingGroups: settings.caching_groups,
+        endpointOf: (id) => registry.byId(id),
+        outcomes: runtime.outcomes,
+        now: runtime.now,
+      }),
+    );
+  }
   const groupLayers: Layer[] = [mockFaultsLayer];
   if (settings.enable_pre_call_checks) groupLayers.push(preCallChecksLayer);
   if (registry.tiered) groupLayers.push(tiersLayer({ noDeployments }));
@@ -140,8 +157,8 @@ export function buildRouterConfig(
     onFallback: hooks.onFallback,
   });
   const unreachable: Handler = () => Promise.reject(new Error('the call path has no innermost layer'));
-  const lean = compose([...groupLayers, ...callLayers], unreachable);
-  const withFallbacks = compose([fallbacks, ...groupLayers, ...callLayers], unreachable);
+  const lean = compose([...cacheLayers, ...groupLayers, ...callLayers], unreachable);
+  const withFallbacks = compose([...cacheLayers, fallbacks, ...groupLayers, ...callLayers], unreachable);
   const configured =
     settings.fallbacks.length > 0 ||
     settings.context_window_fallbacks.length > 0 ||

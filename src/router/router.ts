@@ -259,12 +259,12 @@ export class Router extends EventEmitter<RouterEvents> {
     validateRequest('chat', request);
     const { executor } = this.#runtime;
     if (request.stream) {
-      const routed = await this.#route(request, control, true, asyncEntry, (e, b, o, m) =>
+      const routed = await this.#route('chat', request, control, true, asyncEntry, (e, b, o, m) =>
         executor.chatStream(e, b, o, m),
       );
       return streamResult(routed, control?.signal, this.#runtime);
     }
-    const routed = await this.#route(request, control, false, asyncEntry, (e, b, o, m) =>
+    const routed = await this.#route('chat', request, control, false, asyncEntry, (e, b, o, m) =>
       executor.chat(e, b, o, m),
     );
     return completedResult(routed, routed.result.usage);
@@ -278,11 +278,12 @@ export class Router extends EventEmitter<RouterEvents> {
     run: Run<B, T>,
   ): Promise<WithHiddenParams<T>> {
     validateRequest(kind, request);
-    const routed = await this.#route(request, control, false, asyncEntry, run);
+    const routed = await this.#route(kind, request, control, false, asyncEntry, run);
     return completedResult(routed, (routed.result as { usage?: Partial<Usage> }).usage);
   }
 
   async #route<B extends RoutableRequest, T>(
+    kind: RequestKind,
     request: B,
     control: CallControl | undefined,
     stream: boolean,
@@ -302,6 +303,7 @@ export class Router extends EventEmitter<RouterEvents> {
       timeoutMs ?? (stream ? (settings.stream_timeout ?? settings.timeout) : settings.timeout) * 1000;
     const onWarning = (warning: CallWarning) => this.#warn(warning);
     const call: Call<T> = {
+      kind,
       model: request.model,
       request,
       stream,

@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'eventemitter3';
+import { type AnswerStore, Flights, memoryAnswers, storeAnswers } from '../cache/response-cache.js';
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
 import type { Logger } from '../logging/logger.js';
@@ -71,6 +72,11 @@ export class RouterRuntime {
   readonly injectedLogger: Logger | undefined;
   #current: (() => { cooldown: CooldownSettings; logger: Logger }) | undefined;
   #storeErrorLoggedAt = Number.NEGATIVE_INFINITY;
+  /** Whether the store was given (and may be shared with other routers). */
+  readonly #shared: boolean;
+  #answers: { key: string; store: AnswerStore } | undefined;
+  /** Identical cache misses in flight. */
+  readonly flights = new Flights();
   // streams returned but dropped unread: their slot comes back when they are collected
   readonly #abandoned = new FinalizationRegistry<() => void>((release) => release());
 
@@ -79,6 +85,7 @@ export class RouterRuntime {
     this.now = deps.now ?? Date.now;
     this.env = deps.env ?? process.env;
     this.store = deps.store ?? new MemoryStore();
+    this.#shared = deps.store !== undefined;
     this.adapters = createProviderRegistry(deps.providers ?? []);
     this.injectedLogger = deps.logger;
     this.http = new HttpClient({ connections: settings.connections });
@@ -86,7 +93,7 @@ export class RouterRuntime {
     this.observer = new CallObserver(emitter, []);
     this.tracker = new CooldownTracker({
       store: this.store,
-      shared: deps.store !== undefined,
+      shared: this.#shared,
       onCooldown: (event) => {
         this.#current?.().logger.info(
           `deployment ${event.model_id} (${event.model_group}) cooled for ${event.cooldown_time} s after a ${event.status}`,
@@ -123,6 +130,22 @@ export class RouterRuntime {
     return strategy;
   }
 
+  /**
+   * The response cache's answers: in the store when it is shared (routers on one store, or Redis, share
+   * answers), else in memory bounded by entries and bytes. Kept across settings changes unless its
+   * bounds change.
+   */
+  answers(maxEntries: number, maxBytes: number): AnswerStore {
+    const key = this.#shared ? 'store' : `memory:${maxEntries}:${maxBytes}`;
+    if (this.#answers?.key !== key) {
+      const store = this.#shared
+        ? storeAnswers(this.store, (error) => this.#storeError(error))
+        : memoryAnswers(maxEntries, maxBytes);
+      this.#answers = { key, store };
+    }
+    return this.#answers.store;
+  }
+
   /** Runs `release` if `target` is garbage-collected before `unwatch(target)`. */
   watch(target: object, release: () => void): void {
     this.#abandoned.register(target, release, target);
@@ -146,6 +169,7 @@ export class RouterRuntime {
     this.#current = current;
     const { tracker, limiter, observer, now } = this;
     this.outcomes.listen((o) => {
+      if (o.kind === 'cache_hit') return; // no slot was taken, nothing was learned
       const id = o.endpoint.deployment.id;
       limiter.release(id);
       if (o.kind === 'success') tracker.success(id, now());
@@ -161,7 +185,7 @@ export class RouterRuntime {
       }
     });
     this.outcomes.listen((o) => {
-      if (o.kind === 'aborted' || !o.strategy?.onOutcome) return;
+      if (o.kind === 'aborted' || o.kind === 'cache_hit' || !o.strategy?.onOutcome) return;
       o.strategy.onOutcome({
         deployment: o.endpoint.deployment,
         model: o.group.name,
@@ -174,7 +198,8 @@ export class RouterRuntime {
     });
     this.outcomes.listen((o) => {
       if (o.kind === 'failure') observer.failed(o, o.error!);
-      else if (o.kind === 'success') observer.succeeded(o, o.response ?? null, o.cost ?? 0, o.attempts);
+      else if (o.kind === 'success' || o.kind === 'cache_hit')
+        observer.succeeded(o, o.response ?? null, o.cost ?? 0, o.attempts);
     });
     this.outcomes.listen((o) => {
       if (o.kind !== 'failure') return;

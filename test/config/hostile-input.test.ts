@@ -24,8 +24,8 @@ describe('cyclic and very deep config', () => {
   it('a cycle in settings is a ConfigError naming the path', () => {
     const kwargs: Record<string, unknown> = {};
     kwargs.self = kwargs;
-    const error = configErrorOf(() => parseSettings({ cache_kwargs: kwargs }));
-    expect(error.problems).toEqual(['cache_kwargs.self: refers to itself (a cycle); config must be a tree']);
+    const error = configErrorOf(() => parseSettings({ default_svc_params: kwargs }));
+    expect(error.problems).toEqual(['default_svc_params.self: refers to itself (a cycle); config must be a tree']);
   });
 
   it('nesting deeper than the bound is a ConfigError naming where it was cut', () => {

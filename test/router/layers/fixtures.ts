@@ -65,6 +65,7 @@ export function group(...tiers: Endpoint[][]): ModelGroup {
 /** A call on a group as the router starts one; `run` answers `answer from <id>`. */
 export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}): Call<string> {
   return {
+    kind: 'chat',
     model: on.name,
     request: { model: on.name, messages: [{ role: 'user', content: 'hello' }] },
     stream: false,

@@ -1,6 +1,8 @@
 // bench/overhead.ts (npm run bench:overhead): the router's added cost per call.
-// router.acompletion vs a direct undici request to the same mock upstream, each client in its own
-// process, alternating rounds so that machine noise falls on both alike. Prints the medians over rounds.
+// router.acompletion vs a direct undici request to the same upstream, each client in its own process,
+// alternating rounds so that machine noise falls on both alike. Prints the medians over rounds.
+// The upstream answers a fixed body and costs far less CPU per call than either client, so at
+// concurrency 50 each client is CPU-bound and req/s measures the client's own work.
 import { firstLine, runJson, spawnScript } from './lib/child.js';
 import { median } from './lib/stats.js';
 
@@ -18,7 +20,7 @@ interface Result {
   cpuUsPerCall: number;
 }
 
-const upstream = spawnScript('upstream.ts', []);
+const upstream = spawnScript('fast-upstream.ts', []);
 const url = await firstLine(upstream);
 const runs: Record<'direct' | 'router', Result[]> = { direct: [], router: [] };
 const serial: Record<'direct' | 'router', Result[]> = { direct: [], router: [] };
@@ -75,4 +77,5 @@ console.log(
   `| added | | ${fmt(serialRouter.p50 - serialDirect.p50)} | ${fmt(serialRouter.p99 - serialDirect.p99)} |`,
 );
 console.log();
+console.log(`cpu ratio (direct CPU/call / router CPU/call): ${(direct.cpu / router.cpu).toFixed(3)}`);
 console.log(`ratio: ${(router.rps / direct.rps).toFixed(3)}`);

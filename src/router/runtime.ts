@@ -7,7 +7,10 @@ import { HttpClient } from '../providers/shared/http-client.js';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import { createProviderRuntime, type OwnedProviderRuntime } from '../providers/shared/provider-runtime.js';
 import { MemoryStore } from '../stores/memory-store.js';
+import type { RedisStoreOptions } from '../stores/redis-options.js';
+import { RedisStore } from '../stores/redis-store.js';
 import type { Store } from '../stores/store.js';
+import { StoreHealth, watchedStore } from '../stores/store-health.js';
 import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/strategy.js';
 import { CallObserver } from './call-observer.js';
 import { Executor } from './executor.js';
@@ -24,7 +27,9 @@ export interface RouterDependencies {
   now?: () => number;
   /**
    * Where state shared with other routers lives (cooldowns; later usage counters and the cache). Give
-   * several routers one store and they agree on cooldowns. @default a MemoryStore private to this router
+   * several routers one store and they agree on cooldowns. It wins over the `redis_*` settings, and the
+   * router never closes it.
+   * @default a RedisStore when the `redis_*` settings ask for one, else a MemoryStore private to this router
    */
   store?: Store;
   /**
@@ -43,6 +48,8 @@ export interface RouterDependencies {
 export interface RuntimeSettings {
   /** `max_connections_per_origin`. */
   connections: number;
+  /** The RedisStore the `redis_*` settings ask for (used when no store is injected). */
+  redis?: RedisStoreOptions | undefined;
 }
 
 /**
@@ -70,7 +77,6 @@ export class RouterRuntime {
   /** The logger the user injected, if any (the config decides the rest). */
   readonly injectedLogger: Logger | undefined;
   #current: (() => { cooldown: CooldownSettings; logger: Logger }) | undefined;
-  #storeErrorLoggedAt = Number.NEGATIVE_INFINITY;
   // streams returned but dropped unread: their slot comes back when they are collected
   readonly #abandoned = new FinalizationRegistry<() => void>((release) => release());
 
@@ -78,7 +84,7 @@ export class RouterRuntime {
     this.random = deps.random ?? Math.random;
     this.now = deps.now ?? Date.now;
     this.env = deps.env ?? process.env;
-    this.store = deps.store ?? new MemoryStore();
+    this.store = this.#storeFor(deps.store, settings.redis, emitter);
     this.adapters = createProviderRegistry(deps.providers ?? []);
     this.injectedLogger = deps.logger;
     this.http = new HttpClient({ connections: settings.connections });
@@ -86,7 +92,7 @@ export class RouterRuntime {
     this.observer = new CallObserver(emitter, []);
     this.tracker = new CooldownTracker({
       store: this.store,
-      shared: deps.store !== undefined,
+      shared: deps.store !== undefined || settings.redis !== undefined,
       onCooldown: (event) => {
         this.#current?.().logger.info(
           `deployment ${event.model_id} (${event.model_group}) cooled for ${event.cooldown_time} s after a ${event.status}`,
@@ -99,8 +105,40 @@ export class RouterRuntime {
           // a listener's failure never changes a call
         }
       },
-      onStoreError: (error) => this.#storeError(error),
     });
+  }
+
+  /**
+   * The injected store, else a RedisStore the settings ask for, else a private MemoryStore. A shared
+   * store is watched: its first failure after a healthy period emits one `error` event and one log line
+   * (calls go on with this router's own state meanwhile), and its recovery is logged.
+   */
+  #storeFor(
+    injected: Store | undefined,
+    redis: RedisStoreOptions | undefined,
+    emitter: EventEmitter<RouterEvents>,
+  ): Store {
+    const store = injected ?? (redis ? new RedisStore(redis) : undefined);
+    if (!store) return new MemoryStore();
+    const health = new StoreHealth({
+      outage: (error) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.#current?.().logger.warn(
+          `shared store failed (${reason}); serving on this router's own state until it answers again`,
+        );
+        if (emitter.listenerCount('error') === 0) return;
+        try {
+          emitter.emit('error', { source: 'store', error });
+        } catch {
+          // a listener's failure never changes a call
+        }
+      },
+      recovered: (downMs) =>
+        this.#current?.().logger.info(
+          `shared store answers again after ${(downMs / 1000).toFixed(1)} s; shared state resumes`,
+        ),
+    });
+    return watchedStore(store, health);
   }
 
   /** What strategies are built with. */
@@ -130,15 +168,6 @@ export class RouterRuntime {
 
   unwatch(target: object): void {
     this.#abandoned.unregister(target);
-  }
-
-  // once a minute at most: an unreachable store must not flood the log with one line per call
-  #storeError(error: unknown): void {
-    const now = this.now();
-    if (now - this.#storeErrorLoggedAt < 60_000) return;
-    this.#storeErrorLoggedAt = now;
-    const reason = error instanceof Error ? error.message : String(error);
-    this.#current?.().logger.warn(`shared store failed (${reason}); serving on this router's own state`);
   }
 
   /** Wires the outcome channel: slots, cooldowns, strategies, events and the log all learn from it. */

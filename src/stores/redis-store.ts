@@ -76,7 +76,8 @@ export class RedisStore implements Store {
   #backoffUntil = 0;
   /** Whether the client was ever ready: before that, a command waits for the first connection. */
   #everReady = false;
-  #firstReady: Promise<void>;
+  /** Settles when the first connection attempt does: ready, or failed (then commands fail at once). */
+  readonly #firstAttempt: Promise<void>;
   /** Why the connection last failed (redacted). */
   #lastError: string | undefined;
   #closed = false;
@@ -89,7 +90,10 @@ export class RedisStore implements Store {
     this.#client.on('error', (error: unknown) => {
       this.#lastError = this.#redact(error instanceof Error ? error.message : String(error));
     });
-    this.#firstReady = new Promise((resolve) => this.#client.once('ready', resolve));
+    this.#firstAttempt = new Promise((resolve) => {
+      this.#client.once('ready', resolve);
+      this.#client.once('error', resolve);
+    });
     this.#client.on('ready', () => {
       this.#everReady = true;
       this.#lastError = undefined;
@@ -104,7 +108,7 @@ export class RedisStore implements Store {
       password: o.password,
       connectTimeout: o.connectTimeoutMs,
       // a connection whose replies stop is dropped (and its unanswered commands failed) after this long
-      socketTimeout: Math.max(1_000, 4 * o.commandTimeoutMs),
+      socketTimeout: 4 * o.commandTimeoutMs,
       // nothing waits for a connection, nothing is resent: callers go on with local state instead
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -230,13 +234,22 @@ export class RedisStore implements Store {
     return undefined;
   }
 
-  /** Resolves when the first connection is ready, rejects when it is not within `ms`. */
-  #connected(ms: number): Promise<void> {
+  /**
+   * Waits for the first connection attempt: resolves when it is ready, rejects when it failed or took
+   * longer than `ms` (and then the commands that follow fail at once for `backoffMs` instead of each
+   * waiting as long).
+   */
+  #connected(command: string, ms: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('not connected yet')), ms);
-      this.#firstReady.then(() => {
+      const timer = setTimeout(() => {
+        this.#backoffUntil = performance.now() + this.#options.backoffMs;
+        reject(this.#error(command, 'timeout', `not connected within ${ms} ms`));
+      }, ms);
+      this.#firstAttempt.then(() => {
         clearTimeout(timer);
-        resolve();
+        const refusal = this.#refusal(command);
+        if (refusal) reject(refusal);
+        else resolve();
       });
     });
   }
@@ -251,7 +264,7 @@ export class RedisStore implements Store {
     this.#pending++;
     const client = this.#client;
     const timeoutMs = this.#options.commandTimeoutMs;
-    const sent = this.#everReady ? run(client) : this.#connected(timeoutMs).then(() => run(client));
+    const sent = this.#everReady ? run(client) : this.#connected(command, timeoutMs).then(() => run(client));
     const settled = () => {
       this.#pending--;
     };
@@ -269,6 +282,7 @@ export class RedisStore implements Store {
         },
         (error: unknown) => {
           clearTimeout(timer);
+          if (error instanceof RedisStoreError) return reject(error);
           const reason = error instanceof Error ? error.message : String(error);
           const code = this.#client.status === 'ready' ? 'command' : 'unavailable';
           reject(this.#error(command, code, reason));

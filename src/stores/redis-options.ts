@@ -95,6 +95,14 @@ export function redisUrlProblem(url: string): string | undefined {
   return undefined;
 }
 
+/** The URL with its password (if any) shown as `****`: what may be printed of it. */
+export function redisUrlWithoutPassword(url: string): string {
+  if (!URL.canParse(url)) return '****';
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '****';
+  return parsed.toString();
+}
+
 /** Why a port cannot be used, or undefined. */
 export function portProblem(port: number): string | undefined {
   return Number.isInteger(port) && port >= 1 && port <= 65_535

@@ -3,8 +3,10 @@ import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type ConfigError,
   type DeploymentConfig,
   type Logger,
+  MemoryStore,
   RedisStore,
   Router,
   type RouterErrorEvent,
@@ -119,6 +121,43 @@ describe('routers on one Redis', () => {
   });
 });
 
+describe('the store of a router', () => {
+  it('is the injected one when a store is given, whatever the redis_* settings say', async () => {
+    mock.setBehavior('/a', { status: 500 });
+    const store = new MemoryStore();
+    const unreachable = { redis_host: '127.0.0.1', redis_port: await closedPort() };
+    const list = [deployment(mock, 'a'), deployment(mock, 'b')];
+    const one = new Router(list, { ...unreachable, allowed_fails: 0 }, { random: firstChoice, store });
+    const two = new Router(list, { ...unreachable, allowed_fails: 100 }, { random: firstChoice, store });
+    const errors: RouterErrorEvent[] = [];
+    two.on('error', (e) => errors.push(e));
+    await ask(one);
+    const served = await ask(two);
+    await Promise.all([one.close(), two.close()]);
+    expect(served._hidden_params.model_id).toBe('b');
+    expect(errors).toEqual([]);
+  });
+
+  it('is built once: updateSettings that would change it fails and changes nothing', async () => {
+    const router = new Router(mocked('x'), onRedis);
+    const error = (() => {
+      try {
+        router.updateSettings({ cache_kwargs: { namespace: 'another' } });
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    router.updateSettings({ num_retries: 1, cache_kwargs: { namespace } }); // same store: fine
+    const served = await ask(router);
+    await router.close();
+    expect(error?.message).toBe(
+      'Invalid router settings: redis_*, cache_kwargs.namespace: the store is built once, with the router; create a new Router to change it',
+    );
+    expect(router.settings.cache_kwargs?.namespace).toBe(namespace);
+    expect(served._hidden_params.model_id).toBe('x');
+  });
+});
+
 describe('a router whose Redis is unreachable', () => {
   it.each([
     ['hangs (accepts and never answers)', 'black hole'],
@@ -148,7 +187,7 @@ describe('a router whose Redis is unreachable', () => {
     expect(latencies[197]).toBeLessThan(25);
     expect(errors).toHaveLength(1);
     expect(errors[0]?.source).toBe('store');
-    const message = (errors[0]?.error as Error).message;
+    const message = (errors[0]!.error as Error).message;
     expect(message).toMatch(new RegExp(`^Redis MGET on 127\\.0\\.0\\.1:${port} failed: `));
     const warnings = logger.lines.filter((l) => l.includes('shared store failed'));
     expect(warnings).toHaveLength(1);

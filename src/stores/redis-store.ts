@@ -158,8 +158,8 @@ export class RedisStore implements Store {
     ).then(Number);
   }
 
-  getMany<T = unknown>(keys: readonly string[]): Promise<Array<T | undefined>> | Array<T | undefined> {
-    if (keys.length === 0) return [];
+  getMany<T = unknown>(keys: readonly string[]): Promise<Array<T | undefined>> {
+    if (keys.length === 0) return Promise.resolve([]);
     const full = keys.map((k) => this.#prefix + k);
     // a cluster takes one MGET only for keys of one slot; others are read in parallel, one GET each
     const read =

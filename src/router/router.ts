@@ -120,7 +120,13 @@ export class Router extends EventEmitter<RouterEvents> {
         this.#emitSafely('fallback', { from, to, error });
       },
     };
-    this.#config = this.#build(modelList, settings);
+    try {
+      this.#config = this.#build(modelList, settings);
+    } catch (error) {
+      // a bad model list must not leave the store's connection (and so the process) open
+      void this.#runtime.close(this.#ownsStore).catch(() => {});
+      throw error;
+    }
     this.#runtime.listen(() => this.#config);
   }
 

@@ -138,6 +138,16 @@ describe('the store of a router', () => {
     expect(errors).toEqual([]);
   });
 
+  it('is closed again when the model list fails construction, leaving no connection open', async () => {
+    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the namespace flush's connection closes
+    const before = sockets();
+    const bad = [{ model_name: 'x', svc_params: { model: 'no-such-provider/x' } }] as DeploymentConfig[];
+    expect(() => new Router(bad, onRedis)).toThrow(/Invalid model list/);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sockets()).toBe(before);
+  });
+
   it('is built once: updateSettings that would change it fails and changes nothing', async () => {
     const router = new Router(mocked('x'), onRedis);
     const error = (() => {

@@ -48,8 +48,9 @@ export interface RedisStoreOptions {
   backoffMs?: number;
   /**
    * Commands sent and not yet answered (timed-out ones included), at most; beyond it a command fails at
-   * once. Bounds memory while Redis is slow or silent.
-   * @default 1000
+   * once. A backstop for memory while Redis is slow or silent (the timeout and back-off keep the count
+   * far lower); high enough that a burst of concurrent calls on a healthy Redis never reaches it.
+   * @default 10000
    */
   maxPending?: number;
 }
@@ -195,7 +196,7 @@ export function resolveRedisOptions(options: RedisStoreOptions): ResolvedRedisOp
     commandTimeoutMs: positive(problems, 'commandTimeoutMs', options.commandTimeoutMs, 250, 60_000),
     connectTimeoutMs: positive(problems, 'connectTimeoutMs', options.connectTimeoutMs, 1_000, 60_000),
     backoffMs: positive(problems, 'backoffMs', options.backoffMs, 1_000, 600_000),
-    maxPending: Math.floor(positive(problems, 'maxPending', options.maxPending, 1_000, 1_000_000)),
+    maxPending: Math.floor(positive(problems, 'maxPending', options.maxPending, 10_000, 1_000_000)),
     shown: shownTarget(target),
     secrets: [],
   };

@@ -115,7 +115,7 @@ describe('RedisStore options', () => {
       commandTimeoutMs: 250,
       connectTimeoutMs: 1_000,
       backoffMs: 1_000,
-      maxPending: 1_000,
+      maxPending: 10_000,
       shown: '127.0.0.1:6379',
     });
   });

@@ -31,7 +31,7 @@ export function redisOptionsFromSettings(settings: StoreSettings): RedisStoreOpt
       if (value !== undefined)
         problems.push(`${key}: set redis_host, redis_url or redis_startup_nodes too (it does nothing alone)`);
   }
-  if (redis_port !== undefined && ways[0] !== 'redis_host' && ways.length > 0)
+  if (redis_port !== undefined && ways.length === 1 && ways[0] !== 'redis_host')
     problems.push(`redis_port: only used with redis_host (${ways[0]} gives its own ports)`);
   if (problems.length > 0) throw new ConfigError('router settings', problems);
   if (ways.length === 0) return undefined;

@@ -79,6 +79,11 @@ describe('redis_* settings that cannot be used fail at construction', () => {
     expect(error.message).not.toContain(PASSWORD);
   });
 
+  it('a redis_port next to a URL or startup nodes, which give their own ports', () => {
+    const error = configErrorOf(() => new Router(list, { redis_url: 'redis://h:6379', redis_port: 6380 }));
+    expect(error.problems).toEqual(['redis_port: only used with redis_host (redis_url gives its own ports)']);
+  });
+
   it('a redis_url that is not a Redis URL, never quoted (it may hold a password)', () => {
     const url = `http://user:${PASSWORD}@host:6379`;
     const error = configErrorOf(() => new Router(list, { redis_url: url }));

@@ -31,11 +31,19 @@ export type {
   CooldownEvent,
   FailureEvent,
   FallbackEvent,
+  RouterErrorEvent,
   RouterEvents,
   SuccessEvent,
   WarningEvent,
 } from './router/router-events.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
+export {
+  type RedisNode,
+  RedisStore,
+  RedisStoreError,
+  type RedisStoreErrorCode,
+  type RedisStoreOptions,
+} from './stores/redis-store.js';
 export { isPromise, type MaybePromise, type Store, type StoreWriteOptions } from './stores/store.js';
 export type { CustomRoutingStrategy, CustomStrategyArgs } from './strategies/custom-strategy.js';
 export type {

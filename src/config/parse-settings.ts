@@ -1,3 +1,5 @@
+import { defineMaskedInspect } from '../callbacks/mask-key.js';
+import { redisUrlWithoutPassword } from '../stores/redis-options.js';
 import { ConfigError } from './config-error.js';
 import { type EnvReference, referenceAt, resolveEnvReferences } from './resolve-env.js';
 import {
@@ -86,5 +88,10 @@ export function parseSettings(
     settings.enable_pre_call_checks = settings.enable_pre_call_check;
   }
   Object.defineProperty(settings, ENV_REFERENCES, { value: references });
+  // `console.log(router.settings)` masks redis_password (and any *_key, *_secret) and the URL's password
+  defineMaskedInspect(settings, () => ({
+    ...settings,
+    ...(settings.redis_url !== undefined && { redis_url: redisUrlWithoutPassword(settings.redis_url) }),
+  }));
   return settings;
 }

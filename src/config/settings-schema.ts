@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { portProblem, redisUrlProblem } from '../stores/redis-options.js';
+import { namespaceProblem } from '../stores/store-keys.js';
 import { didYouMean } from './did-you-mean.js';
 import { svcParamsSchema } from './model-list-schema.js';
 import { positiveSeconds, seconds } from './time-bounds.js';
@@ -40,6 +42,21 @@ const routingStrategyArgs = z.strictObject({
   ttl: seconds.optional(),
   lowest_latency_buffer: z.number().nonnegative().optional(),
 });
+
+/** A port as a number or, as read from the environment, digits. */
+const port = z
+  .union([z.number(), z.string().regex(/^\d+$/, 'expected a port number').transform(Number)])
+  .check((ctx) => {
+    const problem = portProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+  });
+
+/** Checks text with a function that says what is wrong (never quoting the value, which may be secret). */
+const checkedString = (problemOf: (value: string) => string | undefined) =>
+  z.string().check((ctx) => {
+    const problem = problemOf(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+  });
 
 const loggerCallback = z.custom<object>((v) => hasFunction(v, 'logSuccessEvent', 'logFailureEvent'), {
   message: 'expected an object with logSuccessEvent() and/or logFailureEvent()',
@@ -95,8 +112,8 @@ export const routerSettingsSchema = z.strictObject({
     .strictObject({
       /** Seconds an answer is kept. @default 600 */
       ttl: positiveSeconds.optional(),
-      /** Prefix of every cache key. @default 'svc-cache' */
-      namespace: z.string().min(1).optional(),
+      /** Prefixes every key of the Redis store built from the redis_* settings. @default 'svc-router' */
+      namespace: checkedString(namespaceProblem).optional(),
       /** Most answers kept in memory. @default 1000 */
       max_size: z.number().int().positive().optional(),
       /** Most bytes of answers kept in memory. @default 64 MiB */
@@ -105,10 +122,16 @@ export const routerSettingsSchema = z.strictObject({
     .optional(),
   /** Model groups that share cached answers, e.g. `[['gpt-4o', 'gpt-4o-eu']]`. */
   caching_groups: z.array(z.array(z.string().min(1)).min(2)).optional(),
-  redis_host: z.string().optional(),
-  redis_port: z.number().int().positive().optional(),
+  /** A Redis store is built from these when no `store` is injected (see docs/stores.md). */
+  redis_host: z.string().min(1).optional(),
+  redis_port: port.optional(),
   redis_password: z.string().optional(),
-  redis_url: z.string().optional(),
+  redis_url: checkedString(redisUrlProblem).optional(),
+  /** Redis Cluster: the nodes to discover it from. */
+  redis_startup_nodes: z
+    .array(z.strictObject({ host: z.string().min(1), port }))
+    .min(1)
+    .optional(),
   alerting_config: z
     .strictObject({
       alerting_threshold: seconds.optional(),

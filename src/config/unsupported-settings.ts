@@ -15,10 +15,6 @@ export function assertSupportedSettings(settings: ResolvedSettings): void {
     );
   }
   if (settings.routing_groups?.length) problems.push('routing_groups: not available in this version yet');
-  for (const key of ['redis_host', 'redis_url'] as const) {
-    if (settings[key] !== undefined)
-      problems.push(`${key}: a Redis store is not available in this version yet`);
-  }
   if (settings.alerting_config) problems.push('alerting_config: not available in this version yet');
   if (problems.length > 0) throw new ConfigError('router settings', problems);
 }

@@ -1,5 +1,6 @@
 import type { RouterError } from '../errors/router-error.js';
 import { isPromise, type MaybePromise, type Store } from '../stores/store.js';
+import { groupKey } from '../stores/store-keys.js';
 import { type CooldownPolicy, failureKind, shouldCool } from './cooldown-rules.js';
 import { FailureWindow } from './failure-window.js';
 
@@ -62,16 +63,20 @@ interface StoredCooldown {
   status: number;
 }
 
-const keyOf = (id: string): string => `cooldown:${id}`;
+/**
+ * `cooldown:{<group>}:<id>`: the group is the key's hash tag, so the keys one call reads (its group's)
+ * live on one Redis Cluster slot and are read by one MGET.
+ */
+const keyOf = (group: string, id: string): string => groupKey('cooldown', group, id);
 
 /**
  * Which deployments are cooling down. A failure is counted per deployment per minute; the rules of
  * CONTRACT 5.3 decide when it cools. After `cooldown_time` a deployment is half-open: one call at a
  * time until one succeeds (then its counts reset and it is fully back); a failure cools it again.
  *
- * Cooldowns are written to the store with a TTL of exactly `cooldown_time`. With a shared store, each
- * call first reads its group's cooldown keys (`refresh`, one `getMany`), so routers on one store agree;
- * a store that answers synchronously costs no extra tick.
+ * Cooldowns are written to the store with a TTL of exactly `cooldown_time`, under a key tagged by the
+ * deployment's group. With a shared store, each call first reads its group's cooldown keys (`refresh`,
+ * one `getMany`), so routers on one store agree; a store that answers synchronously costs no extra tick.
  */
 export class CooldownTracker {
   readonly #states = new Map<string, CoolingState>();
@@ -87,14 +92,15 @@ export class CooldownTracker {
   }
 
   /**
-   * Reads the shared cooldowns of these deployments from the store. Returns nothing (at once) when the
-   * store is private or answered synchronously; a Promise only when the store must be waited for.
+   * Reads the shared cooldowns of a group's deployments from the store. Returns nothing (at once) when
+   * the store is private or answered synchronously; a Promise only when the store must be waited for.
    */
-  refresh(ids: readonly string[]): MaybePromise<void> {
+  refresh(group: { readonly name: string; readonly ids: readonly string[] }): MaybePromise<void> {
     if (!this.options.shared) return;
+    const { ids } = group;
     let answer: MaybePromise<Array<StoredCooldown | undefined>>;
     try {
-      answer = this.options.store.getMany<StoredCooldown>(ids.map(keyOf));
+      answer = this.options.store.getMany<StoredCooldown>(ids.map((id) => keyOf(group.name, id)));
     } catch (error) {
       this.options.onStoreError?.(error);
       return;
@@ -199,7 +205,7 @@ export class CooldownTracker {
     this.#states.set(subject.id, { until, trial: false });
     try {
       const written = this.options.store.set(
-        keyOf(subject.id),
+        keyOf(subject.group, subject.id),
         { until, status: error.status } satisfies StoredCooldown,
         { ttlMs: subject.cooldownMs },
       );

@@ -46,6 +46,16 @@ export type { CooldownEvent };
 /** Something a call skipped without failing (a malformed stream event); the call went on. */
 export type WarningEvent = CallWarning;
 
+/**
+ * The shared store (Redis) failed or stopped answering in time: emitted once per outage, at its first
+ * failure. Calls go on with this router's own state (cooldowns it saw itself) until the store answers
+ * again; its recovery is logged. The error never holds a password.
+ */
+export interface RouterErrorEvent {
+  source: 'store';
+  error: unknown;
+}
+
 /** The router's events (`router.on(name, listener)`). Listeners that throw never affect a call. */
 export interface RouterEvents {
   success: (event: SuccessEvent) => void;
@@ -54,4 +64,5 @@ export interface RouterEvents {
   fallback: (event: FallbackEvent) => void;
   callback_error: (event: CallbackErrorEvent) => void;
   warning: (event: WarningEvent) => void;
+  error: (event: RouterErrorEvent) => void;
 }

@@ -1,12 +1,14 @@
 import { inspect } from 'node:util';
 import { EventEmitter } from 'eventemitter3';
 import { requestedRegion } from '../checks/region.js';
+import { ConfigError } from '../config/config-error.js';
 import { didYouMean } from '../config/did-you-mean.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
 import { BadRequestError } from '../errors/classes.js';
 import { RouterError } from '../errors/router-error.js';
 import type { CallOptions, CallWarning } from '../providers/shared/provider-adapter.js';
+import { redisOptionsFromSettings, type StoreSettings, sameStoreSettings } from '../stores/store-settings.js';
 import type { CustomRoutingStrategy } from '../strategies/custom-strategy.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type {
@@ -81,6 +83,8 @@ type Run<B, T> = (endpoint: Endpoint, body: B, options: CallOptions, mock: strin
 export class Router extends EventEmitter<RouterEvents> {
   readonly #runtime: RouterRuntime;
   readonly #ownsStore: boolean;
+  /** The settings the store was built from. */
+  readonly #storeSettings: StoreSettings;
   readonly #hooks: ConfigHooks;
   #config: RouterConfig;
   #closed = false;
@@ -93,7 +97,14 @@ export class Router extends EventEmitter<RouterEvents> {
     super();
     // the runtime is sized by settings it reads once (pool size); a bad value fails here, like any other
     const initial = parseSettings(settings, deps.env ?? process.env);
-    this.#runtime = new RouterRuntime(deps, { connections: initial.max_connections_per_origin }, this);
+    // checked even when a store is injected (which wins): contradictory redis_* settings are a mistake
+    const redis = redisOptionsFromSettings(initial);
+    this.#runtime = new RouterRuntime(
+      deps,
+      { connections: initial.max_connections_per_origin, redis: deps.store ? undefined : redis },
+      this,
+    );
+    this.#storeSettings = initial;
     this.#ownsStore = deps.store === undefined;
     this.#hooks = {
       noDeployments: (config, group, request) => this.#noDeployments(config, group, request),
@@ -106,12 +117,22 @@ export class Router extends EventEmitter<RouterEvents> {
         this.#emitSafely('fallback', { from, to, error });
       },
     };
-    this.#config = this.#build(modelList, settings);
+    try {
+      this.#config = this.#build(modelList, settings);
+    } catch (error) {
+      // a bad model list must not leave the store's connection (and so the process) open
+      void this.#runtime.close(this.#ownsStore).catch(() => {});
+      throw error;
+    }
     this.#runtime.listen(() => this.#config);
   }
 
   #build(deployments: readonly DeploymentConfig[], raw: RouterSettings): RouterConfig {
     const config = buildRouterConfig(deployments, raw, this.#runtime, this.#hooks);
+    if (!sameStoreSettings(config.settings, this.#storeSettings))
+      throw new ConfigError('router settings', [
+        'redis_*, cache_kwargs.namespace: the store is built once, with the router; create a new Router to change it',
+      ]);
     this.#runtime.observer.setCallbacks(config.settings.callbacks as never);
     return config;
   }

@@ -8,7 +8,10 @@ import { HttpClient } from '../providers/shared/http-client.js';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import { createProviderRuntime, type OwnedProviderRuntime } from '../providers/shared/provider-runtime.js';
 import { MemoryStore } from '../stores/memory-store.js';
+import type { RedisStoreOptions } from '../stores/redis-options.js';
+import { RedisStore } from '../stores/redis-store.js';
 import type { Store } from '../stores/store.js';
+import { StoreHealth, watchedStore } from '../stores/store-health.js';
 import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/strategy.js';
 import { CallObserver } from './call-observer.js';
 import { Executor } from './executor.js';
@@ -25,7 +28,9 @@ export interface RouterDependencies {
   now?: () => number;
   /**
    * Where state shared with other routers lives (cooldowns; later usage counters and the cache). Give
-   * several routers one store and they agree on cooldowns. @default a MemoryStore private to this router
+   * several routers one store and they agree on cooldowns. It wins over the `redis_*` settings, and the
+   * router never closes it.
+   * @default a RedisStore when the `redis_*` settings ask for one, else a MemoryStore private to this router
    */
   store?: Store;
   /**
@@ -44,6 +49,8 @@ export interface RouterDependencies {
 export interface RuntimeSettings {
   /** `max_connections_per_origin`. */
   connections: number;
+  /** The RedisStore the `redis_*` settings ask for (used when no store is injected). */
+  redis?: RedisStoreOptions | undefined;
 }
 
 /**
@@ -71,8 +78,7 @@ export class RouterRuntime {
   /** The logger the user injected, if any (the config decides the rest). */
   readonly injectedLogger: Logger | undefined;
   #current: (() => { cooldown: CooldownSettings; logger: Logger }) | undefined;
-  #storeErrorLoggedAt = Number.NEGATIVE_INFINITY;
-  /** Whether the store was given (and may be shared with other routers). */
+  /** Whether the store may be shared with other routers (given, or built on Redis). */
   readonly #shared: boolean;
   #answers: { key: string; store: AnswerStore } | undefined;
   /** Identical cache misses in flight. */
@@ -84,8 +90,8 @@ export class RouterRuntime {
     this.random = deps.random ?? Math.random;
     this.now = deps.now ?? Date.now;
     this.env = deps.env ?? process.env;
-    this.store = deps.store ?? new MemoryStore();
-    this.#shared = deps.store !== undefined;
+    this.store = this.#storeFor(deps.store, settings.redis, emitter);
+    this.#shared = deps.store !== undefined || settings.redis !== undefined;
     this.adapters = createProviderRegistry(deps.providers ?? []);
     this.injectedLogger = deps.logger;
     this.http = new HttpClient({ connections: settings.connections });
@@ -106,8 +112,40 @@ export class RouterRuntime {
           // a listener's failure never changes a call
         }
       },
-      onStoreError: (error) => this.#storeError(error),
     });
+  }
+
+  /**
+   * The injected store, else a RedisStore the settings ask for, else a private MemoryStore. A shared
+   * store is watched: its first failure after a healthy period emits one `error` event and one log line
+   * (calls go on with this router's own state meanwhile), and its recovery is logged.
+   */
+  #storeFor(
+    injected: Store | undefined,
+    redis: RedisStoreOptions | undefined,
+    emitter: EventEmitter<RouterEvents>,
+  ): Store {
+    const store = injected ?? (redis ? new RedisStore(redis) : undefined);
+    if (!store) return new MemoryStore();
+    const health = new StoreHealth({
+      outage: (error) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.#current?.().logger.warn(
+          `shared store failed (${reason}); serving on this router's own state until it answers again`,
+        );
+        if (emitter.listenerCount('error') === 0) return;
+        try {
+          emitter.emit('error', { source: 'store', error });
+        } catch {
+          // a listener's failure never changes a call
+        }
+      },
+      recovered: (downMs) =>
+        this.#current?.().logger.info(
+          `shared store answers again after ${(downMs / 1000).toFixed(1)} s; shared state resumes`,
+        ),
+    });
+    return watchedStore(store, health);
   }
 
   /** What strategies are built with. */
@@ -139,7 +177,7 @@ export class RouterRuntime {
     const key = this.#shared ? 'store' : `memory:${maxEntries}:${maxBytes}`;
     if (this.#answers?.key !== key) {
       const store = this.#shared
-        ? storeAnswers(this.store, (error) => this.#storeError(error))
+        ? storeAnswers(this.store, () => undefined) // the store's health watch reports outages
         : memoryAnswers(maxEntries, maxBytes);
       this.#answers = { key, store };
     }
@@ -153,15 +191,6 @@ export class RouterRuntime {
 
   unwatch(target: object): void {
     this.#abandoned.unregister(target);
-  }
-
-  // once a minute at most: an unreachable store must not flood the log with one line per call
-  #storeError(error: unknown): void {
-    const now = this.now();
-    if (now - this.#storeErrorLoggedAt < 60_000) return;
-    this.#storeErrorLoggedAt = now;
-    const reason = error instanceof Error ? error.message : String(error);
-    this.#current?.().logger.warn(`shared store failed (${reason}); serving on this router's own state`);
   }
 
   /** Wires the outcome channel: slots, cooldowns, strategies, events and the log all learn from it. */

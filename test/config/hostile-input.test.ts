@@ -25,7 +25,9 @@ describe('cyclic and very deep config', () => {
     const kwargs: Record<string, unknown> = {};
     kwargs.self = kwargs;
     const error = configErrorOf(() => parseSettings({ default_svc_params: kwargs }));
-    expect(error.problems).toEqual(['default_svc_params.self: refers to itself (a cycle); config must be a tree']);
+    expect(error.problems).toEqual([
+      'default_svc_params.self: refers to itself (a cycle); config must be a tree',
+    ]);
   });
 
   it('nesting deeper than the bound is a ConfigError naming where it was cut', () => {

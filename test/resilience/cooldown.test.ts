@@ -195,9 +195,9 @@ describe('recovery', () => {
       { store, random: firstChoice },
     );
     await serve(router, 1);
-    expect(await store.get('cooldown:a')).toBeDefined();
+    expect(await store.get('cooldown:{gpt-4o}:a')).toBeDefined();
     await sleep(70);
-    expect(await store.get('cooldown:a')).toBeUndefined();
+    expect(await store.get('cooldown:{gpt-4o}:a')).toBeUndefined();
     await router.close();
   });
 });

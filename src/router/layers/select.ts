@@ -57,7 +57,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
       call.strategy = strategy;
       const strictExclusion = options.weightedFailover && call.asyncEntry;
       for (;;) {
-        const refreshed = tracker.refresh(group.ids);
+        const refreshed = tracker.refresh(group);
         if (isPromise(refreshed)) await refreshed;
         const pool = candidatePool(
           call.tier,

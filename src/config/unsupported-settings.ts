@@ -20,6 +20,5 @@ export function assertSupportedSettings(settings: ResolvedSettings): void {
     if (settings[key] !== undefined)
       problems.push(`${key}: a Redis store is not available in this version yet`);
   }
-  if (settings.alerting_config) problems.push('alerting_config: not available in this version yet');
   if (problems.length > 0) throw new ConfigError('router settings', problems);
 }

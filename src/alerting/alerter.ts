@@ -100,7 +100,9 @@ export class Alerter {
       await this.#agent?.destroy().catch(() => undefined);
     }
     const left = this.#buffer.size + this.#buffer.dropped;
-    if (left > 0) this.#deps.logger().warn(`${left} alerts were not delivered before close()`);
+    if (left > 0) {
+      this.#deps.logger().warn(`${left} alert${left === 1 ? ' was' : 's were'} not delivered before close()`);
+    }
   }
 
   #delayMs(): number {

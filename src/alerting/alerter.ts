@@ -124,9 +124,13 @@ export class Alerter {
     this.#timer.unref();
   }
 
-  /** Sends batches until the buffer is empty or a POST fails (then the next try waits longer). */
+  /**
+   * Sends what the buffer holds now, in batches, until done or a POST fails (then the next try waits
+   * longer). Alerts raised meanwhile wait for the next flush.
+   */
   async #deliver(): Promise<void> {
-    while (this.#buffer.pending) {
+    let remaining = this.#buffer.size;
+    do {
       const url = this.#deps.settings()?.webhook_url;
       if (!url) {
         this.#buffer.takeDropped();
@@ -136,6 +140,7 @@ export class Alerter {
       const dropped = this.#buffer.takeDropped();
       const lines = this.#buffer.take(dropped > 0 ? this.#maxBatch - 1 : this.#maxBatch);
       const text = dropped > 0 ? [droppedLine(dropped, this.#buffer.capacity), ...lines] : lines;
+      remaining -= lines.length;
       const result = await this.#post(url, webhookBody(text));
       if (result.delivered) {
         this.#failures = 0;
@@ -156,7 +161,7 @@ export class Alerter {
           `alert webhook ${originOf(url)} failed (${result.reason}); ${kept}, next try in ${this.#delayMs()} ms`,
         );
       return;
-    }
+    } while (remaining > 0 && this.#buffer.pending);
   }
 
   // one POST, bounded by its own timeout and by close(); a controller per POST leaves nothing attached
@@ -168,6 +173,7 @@ export class Alerter {
     const closing = this.#abort.signal;
     closing.addEventListener('abort', abort, { once: true });
     const timer = setTimeout(abort, this.#requestTimeoutMs);
+    timer.unref();
     try {
       return await postWebhook(this.#agent, url, body, controller.signal, this.#requestTimeoutMs);
     } finally {

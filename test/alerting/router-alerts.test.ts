@@ -84,20 +84,27 @@ describe('slow_response', () => {
   });
 
   it('measures a stream until its first chunk: a slow start alerts, a long steady stream does not', async () => {
-    mock.setBehavior('/a', { delayMs: 120 });
-    const slow = alertingRouter(['a'], {}, { alerting_threshold: 0.05 });
+    mock.setBehavior('/a', { delayMs: 250 });
+    const slow = alertingRouter(['a'], {}, { alerting_threshold: 0.15 });
     for await (const _ of await askStream(slow.router)) {
       // read to the end
     }
     await slow.router.close();
     expect(slow.alerts).toEqual([expect.objectContaining({ type: 'slow_response', stream: true })]);
 
-    mock.setBehavior('/a', { content: 'a b c d e f', stream: { chunkDelayMs: 30 } });
-    const steady = alertingRouter(['a'], {}, { alerting_threshold: 0.05 });
+    // about 60 ms to the first chunk, over 400 ms to the end
+    mock.setBehavior('/a', {
+      content: 'one two three four five six seven eight nine ten eleven twelve',
+      stream: { chunkDelayMs: 60 },
+    });
+    const steady = alertingRouter(['a'], {}, { alerting_threshold: 0.15 });
+    const started = performance.now();
     for await (const _ of await askStream(steady.router)) {
       // read to the end
     }
+    const totalMs = performance.now() - started;
     await steady.router.close();
+    expect(totalMs).toBeGreaterThan(150);
     expect(steady.alerts).toEqual([]);
   });
 });

@@ -27,8 +27,10 @@ export type { DeploymentHealth } from './router/deployment-health.js';
 export type { ModelGroupInfo } from './router/model-group-info.js';
 export { type CallControl, type ChatResult, Router, type RouterDependencies } from './router/router.js';
 export type {
+  AlertEvent,
   CallbackErrorEvent,
   CooldownEvent,
+  FailedAttempt,
   FailureEvent,
   FallbackEvent,
   RouterErrorEvent,

@@ -1,4 +1,5 @@
-import type { ProviderName } from '../types/index.js';
+import type { FailedAttempt } from '../alerting/alert.js';
+import type { ProviderName, Usage } from '../types/index.js';
 
 /** The `svc_params` a callback sees: the key masked to its last 4 characters. */
 export interface LoggedSvcParams {
@@ -21,6 +22,20 @@ export interface CallbackKwargs {
   input?: unknown;
   metadata: Record<string, unknown>;
   stream: boolean;
+  /** The answer came from the response cache (no provider was called). */
+  cache_hit: boolean;
+  /** The usage the provider reported (for streams: the final usage, as the stream ended); null when none. */
+  usage: Partial<Usage> | null;
+  /** When this attempt started (the same instant as the `startTime` argument). */
+  start_time: Date;
+  /** When it ended (for streams: when the stream ended). */
+  end_time: Date;
+  /** When its result arrived, for streams its first chunk (time to first token); null when it failed before. */
+  completion_start_time: Date | null;
+  /** Upstream attempts of the call so far, this one included. */
+  attempts: number;
+  /** The call's failed attempts so far, oldest first (for a failure, this one is the last). */
+  failed_attempts: FailedAttempt[];
   /** For failures: the error of this attempt. */
   exception?: Error;
 }

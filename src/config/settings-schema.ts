@@ -57,6 +57,18 @@ const checkedString = (problemOf: (value: string) => string | undefined) =>
     const problem = problemOf(ctx.value);
     if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
   });
+// the value is never echoed: a chat webhook's path is its secret
+const webhookUrl = z.string().refine(
+  (value) => {
+    try {
+      const { protocol } = new URL(value);
+      return protocol === 'http:' || protocol === 'https:';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'expected an http:// or https:// URL' },
+);
 
 const loggerCallback = z.custom<object>((v) => hasFunction(v, 'logSuccessEvent', 'logFailureEvent'), {
   message: 'expected an object with logSuccessEvent() and/or logFailureEvent()',
@@ -132,11 +144,15 @@ export const routerSettingsSchema = z.strictObject({
     .array(z.strictObject({ host: z.string().min(1), port }))
     .min(1)
     .optional(),
+  /** Alerts on slow and failed calls, to the `alert` event and a chat webhook (CONTRACT 5.5). */
   alerting_config: z
     .strictObject({
+      /** A call slower than this (seconds) raises `slow_response`. @default 300 */
       alerting_threshold: seconds.optional(),
-      webhook_url: z.string().optional(),
-      flush_interval: seconds.optional(),
+      /** Where alert batches are POSTed as `{ "text": ... }`. */
+      webhook_url: webhookUrl.optional(),
+      /** Seconds between deliveries to the webhook. @default 5 */
+      flush_interval: positiveSeconds.optional(),
     })
     .optional(),
   callbacks: z.array(loggerCallback).default([]),

@@ -15,6 +15,5 @@ export function assertSupportedSettings(settings: ResolvedSettings): void {
     );
   }
   if (settings.routing_groups?.length) problems.push('routing_groups: not available in this version yet');
-  if (settings.alerting_config) problems.push('alerting_config: not available in this version yet');
   if (problems.length > 0) throw new ConfigError('router settings', problems);
 }

@@ -1,8 +1,9 @@
 import type { EventEmitter } from 'eventemitter3';
+import { failedAttempt } from '../alerting/detect.js';
 import type { CallbackKwargs, LoggerCallback } from '../callbacks/logger-callback.js';
 import { maskKey } from '../callbacks/mask-key.js';
 import type { RouterError } from '../errors/router-error.js';
-import type { Endpoint } from '../types/index.js';
+import type { Endpoint, Usage } from '../types/index.js';
 import type { CallbackErrorEvent, RouterEvents } from './router-events.js';
 
 function metadataOf(
@@ -21,8 +22,18 @@ export interface AttemptRecord {
   readonly stream: boolean;
   readonly startMs: number;
   readonly endMs: number;
+  /** When the result (for streams: the first chunk) arrived; unset for an attempt that failed before one. */
+  readonly firstMs?: number | undefined;
+  /** The final usage (for streams: as the stream ended). */
+  readonly usage?: Partial<Usage> | undefined;
   /** Deployments that failed this call so far (reported to callbacks as `metadata._failover_excluded_ids`). */
   readonly excluded?: ReadonlySet<string> | undefined;
+  /** The call's failed attempts so far, oldest first. */
+  readonly failures?: readonly RouterError[] | undefined;
+  /** Upstream attempts of the call so far, this one included. */
+  readonly attempts: number;
+  /** The answer came from the response cache. @default false */
+  readonly cacheHit?: boolean | undefined;
 }
 
 /**
@@ -51,6 +62,7 @@ export class CallObserver {
         response_cost: cost,
         attempts,
         stream: record.stream,
+        usage: record.usage ?? null,
       });
     }
     if (this.callbacks.length > 0) this.#callback('logSuccessEvent', record, response, cost);
@@ -88,6 +100,9 @@ export class CallObserver {
     error?: RouterError,
   ): void {
     const { endpoint, request } = record;
+    // a failure before a result is in the call's failures already; a stream's failure after it is not
+    const failures = record.failures ?? [];
+    const failed = error && !failures.includes(error) ? [...failures, error] : failures;
     const kwargs: CallbackKwargs = {
       model: String(request.model),
       model_group: endpoint.deployment.modelName,
@@ -103,10 +118,17 @@ export class CallObserver {
       input: request.input ?? request.prompt,
       metadata: metadataOf(request, record.excluded),
       stream: record.stream,
+      cache_hit: record.cacheHit ?? false,
+      usage: record.usage ?? null,
+      start_time: new Date(record.startMs),
+      end_time: new Date(record.endMs),
+      completion_start_time: record.firstMs === undefined ? null : new Date(record.firstMs),
+      attempts: record.attempts,
+      failed_attempts: failed.map(failedAttempt),
       ...(error ? { exception: error } : {}),
     };
-    const start = new Date(record.startMs);
-    const end = new Date(record.endMs);
+    const start = kwargs.start_time;
+    const end = kwargs.end_time;
     // after the caller has its result: a slow or broken callback never delays or fails a call
     setImmediate(() => {
       for (const callback of this.callbacks) {

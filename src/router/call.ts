@@ -22,6 +22,8 @@ export interface Call<T> {
   readonly numRetries: number | undefined;
   /** When every wait of this call (backoff, Retry-After, a free slot) must be over, on the router's clock. */
   readonly deadline: number;
+  /** When the caller made the call, on the router's clock: what alerts measure durations from. */
+  readonly startMs: number;
   /** Runs one attempt on one endpoint (the executor). */
   readonly run: (endpoint: Endpoint) => Promise<T>;
   /** Upstream attempts made so far. */

@@ -21,6 +21,8 @@ export interface AttemptOutcome {
   readonly stream: boolean;
   readonly startMs: number;
   readonly endMs: number;
+  /** When the call this attempt belongs to started (`Call.startMs`). */
+  readonly callStartMs: number;
   /** When the result or first chunk arrived, for successes. */
   readonly firstMs?: number | undefined;
   readonly error?: RouterError | undefined;
@@ -29,8 +31,12 @@ export interface AttemptOutcome {
   readonly attempts: number;
   /** Deployments that failed the call so far. */
   readonly excluded?: ReadonlySet<string> | undefined;
+  /** The call's failed attempts so far, oldest first (a failure's own error is the last). */
+  readonly failures: readonly RouterError[];
   /** For the final success: the result given to the caller and its cost. */
   readonly response?: unknown;
+  /** Answered from the response cache (kind `cache_hit`). */
+  readonly cacheHit?: boolean | undefined;
   readonly cost?: number | undefined;
 }
 

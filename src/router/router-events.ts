@@ -1,7 +1,8 @@
+import type { AlertEvent, FailedAttempt } from '../alerting/alert.js';
 import type { CooldownEvent } from '../cooldown/cooldown-tracker.js';
 import type { RouterError } from '../errors/router-error.js';
 import type { CallWarning } from '../providers/shared/provider-adapter.js';
-import type { ProviderName } from '../types/index.js';
+import type { ProviderName, Usage } from '../types/index.js';
 
 /** Emitted once per successful call (for streams: when the stream ends). */
 export interface SuccessEvent {
@@ -14,6 +15,8 @@ export interface SuccessEvent {
   /** Upstream calls made for this request, 1 when the first served. */
   attempts: number;
   stream: boolean;
+  /** The usage the provider reported (for streams: the final usage); null when none. */
+  usage: Partial<Usage> | null;
 }
 
 /** Emitted once per failed attempt (a request that is then retried elsewhere emits one per failure). */
@@ -41,7 +44,7 @@ export interface FallbackEvent {
   error: RouterError;
 }
 
-export type { CooldownEvent };
+export type { AlertEvent, CooldownEvent, FailedAttempt };
 
 /** Something a call skipped without failing (a malformed stream event); the call went on. */
 export type WarningEvent = CallWarning;
@@ -65,4 +68,6 @@ export interface RouterEvents {
   callback_error: (event: CallbackErrorEvent) => void;
   warning: (event: WarningEvent) => void;
   error: (event: RouterErrorEvent) => void;
+  /** A slow call or a failed call, with `alerting_config` set (CONTRACT 2.6, 5.5). */
+  alert: (event: AlertEvent) => void;
 }

@@ -332,6 +332,7 @@ export class Router extends EventEmitter<RouterEvents> {
       asyncEntry,
       numRetries: request.num_retries,
       deadline: runtime.now() + budgetMs,
+      startMs: runtime.now(),
       run: (endpoint) =>
         run(
           endpoint,
@@ -366,6 +367,7 @@ export class Router extends EventEmitter<RouterEvents> {
     } catch (err) {
       if (RouterError.isInstance(err) && err.attempts.length === 0)
         err.attempts = call.failures.filter((f) => f !== err);
+      runtime.callFailed(call, err);
       throw err;
     }
   }

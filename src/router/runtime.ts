@@ -1,8 +1,11 @@
 import type { EventEmitter } from 'eventemitter3';
+import type { AlertingSettings } from '../alerting/alert.js';
+import { Alerter } from '../alerting/alerter.js';
+import { failedCallAlert, outcomeAlert } from '../alerting/call-alerts.js';
 import { type AnswerStore, Flights, memoryAnswers, storeAnswers } from '../cache/response-cache.js';
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
-import type { Logger } from '../logging/logger.js';
+import { type Logger, silentLogger } from '../logging/logger.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
 import { HttpClient } from '../providers/shared/http-client.js';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
@@ -13,6 +16,7 @@ import { RedisStore } from '../stores/redis-store.js';
 import type { Store } from '../stores/store.js';
 import { StoreHealth, watchedStore } from '../stores/store-health.js';
 import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/strategy.js';
+import type { Call } from './call.js';
 import { CallObserver } from './call-observer.js';
 import { Executor } from './executor.js';
 import { OutcomeChannel } from './outcomes.js';
@@ -43,6 +47,13 @@ export interface RouterDependencies {
    * fields redacted. @default silent, unless `set_verbose` or `debug_level: 'DEBUG'` log to stderr
    */
   logger?: Logger;
+}
+
+/** What the runtime reads from the config in force, each time it needs it. */
+export interface CurrentConfig {
+  cooldown: CooldownSettings;
+  logger: Logger;
+  settings: { alerting_config?: AlertingSettings | undefined };
 }
 
 /** The settings the runtime is built with, once: later changes of these apply to new routers only. */
@@ -77,7 +88,8 @@ export class RouterRuntime {
   readonly #strategies = new Map<string, RoutingStrategy>();
   /** The logger the user injected, if any (the config decides the rest). */
   readonly injectedLogger: Logger | undefined;
-  #current: (() => { cooldown: CooldownSettings; logger: Logger }) | undefined;
+  readonly #alerter: Alerter;
+  #current: (() => CurrentConfig) | undefined;
   /** Whether the store may be shared with other routers (given, or built on Redis). */
   readonly #shared: boolean;
   #answers: { key: string; store: AnswerStore } | undefined;
@@ -97,6 +109,19 @@ export class RouterRuntime {
     this.http = new HttpClient({ connections: settings.connections });
     this.executor = new Executor(this.http);
     this.observer = new CallObserver(emitter, []);
+    this.#alerter = new Alerter({
+      settings: () => this.#current?.().settings.alerting_config,
+      logger: () => this.#current?.().logger ?? silentLogger,
+      emit: (alert) => {
+        if (emitter.listenerCount('alert') === 0) return;
+        try {
+          emitter.emit('alert', alert);
+        } catch {
+          // a listener's failure never changes a call
+        }
+      },
+      secrets: () => this.providers.secrets(),
+    });
     this.tracker = new CooldownTracker({
       store: this.store,
       shared: this.#shared,
@@ -194,7 +219,7 @@ export class RouterRuntime {
   }
 
   /** Wires the outcome channel: slots, cooldowns, strategies, events and the log all learn from it. */
-  listen(current: () => { cooldown: CooldownSettings; logger: Logger }): void {
+  listen(current: () => CurrentConfig): void {
     this.#current = current;
     const { tracker, limiter, observer, now } = this;
     this.outcomes.listen((o) => {
@@ -231,6 +256,11 @@ export class RouterRuntime {
         observer.succeeded(o, o.response ?? null, o.cost ?? 0, o.attempts);
     });
     this.outcomes.listen((o) => {
+      const alerting = current().settings.alerting_config;
+      const alert = alerting && outcomeAlert(o, alerting, now());
+      if (alert) this.#alerter.raise(alert, [o.endpoint.target.apiKey, ...o.endpoint.target.secrets]);
+    });
+    this.outcomes.listen((o) => {
       if (o.kind !== 'failure') return;
       const { deployment } = o.endpoint;
       current().logger.debug(
@@ -246,8 +276,17 @@ export class RouterRuntime {
     });
   }
 
-  /** Releases every connection pool, cache and the store (when the router made it). */
+  /** A call failed for good (after its retries and fallbacks): one `llm_exception` alert when alerting is on. */
+  callFailed(call: Call<unknown>, error: unknown): void {
+    const alerting = this.#current?.().settings.alerting_config;
+    const alert = alerting && failedCallAlert(call, error, this.now());
+    if (alert)
+      this.#alerter.raise(alert, [call.endpoint?.target.apiKey, ...(call.endpoint?.target.secrets ?? [])]);
+  }
+
+  /** Delivers pending alerts (bounded), then releases every connection pool, cache and the store (when the router made it). */
   async close(ownsStore: boolean): Promise<void> {
+    await this.#alerter.close();
     this.providers.close();
     this.#strategies.clear();
     await this.http.close();

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStore, Router, type RouterSettings, type SuccessEvent } from '../../src/index.js';
+import {
+  type CallbackKwargs,
+  MemoryStore,
+  Router,
+  type RouterSettings,
+  type SuccessEvent,
+} from '../../src/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { deployment, USER } from '../resilience/helpers.js';
 
@@ -171,6 +177,19 @@ describe('response cache', () => {
       [1, true],
       [0, true],
     ]);
+  });
+
+  it('tells logger callbacks about a hit with cache_hit and no cost', async () => {
+    const seen: Array<{ cache_hit: boolean; response_cost: number }> = [];
+    const router = cached({
+      callbacks: [{ logSuccessEvent: (kwargs: CallbackKwargs) => void seen.push(kwargs) }],
+    });
+    await ask(router);
+    await ask(router);
+    await new Promise((r) => setImmediate(r));
+    await router.close();
+    expect(seen.map((k) => k.cache_hit)).toEqual([false, true]);
+    expect(seen[1]?.response_cost).toBe(0);
   });
 
   it('caches embeddings', async () => {

@@ -135,3 +135,18 @@ describe('answers checked before they count as served', () => {
     expect(mock.maxInFlight).toBeLessThanOrEqual(2);
   });
 });
+
+describe('a short stream read a moment after it is returned', () => {
+  it('still reports its success and cost when read to the end', async () => {
+    mock.setBehavior('/a', { content: 'short' });
+    const router = new Router([deployment(mock, 'a')]);
+    const successes: SuccessEvent[] = [];
+    router.on('success', (e) => successes.push(e));
+    const stream = await router.acompletion({ model: 'gpt-4o', messages: USER, stream: true });
+    await new Promise((r) => setTimeout(r, 50));
+    const text = await read(stream);
+    await router.close();
+    expect(text).toBe('short');
+    expect(successes.map((s) => s.model_id)).toEqual(['a']);
+  });
+});

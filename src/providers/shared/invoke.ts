@@ -284,7 +284,10 @@ export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
     timer.clear();
     throw err;
   }
-  if (options.onBodyClose) response.body.once('close', options.onBodyClose);
+  // only a body closed before its end (cut, or destroyed by a deadline) is news: one that ended has
+  // all its bytes buffered for a reader who has not started yet
+  const onBodyClose = options.onBodyClose;
+  if (onBodyClose) response.body.once('close', () => response.body.readableEnded || onBodyClose());
   const monitor: StreamMonitor = { event: () => timer.event(), warn: options.onWarning ?? ignore };
   const limit = options.maxResponseBytes;
   const body = limit === undefined ? response.body : limited(response.body, limit, target);

@@ -84,8 +84,8 @@ export interface CallOptions {
   /** This router's provider state (auth caches, fetched secrets); adapters called directly get a fresh one. */
   runtime?: ProviderRuntime | undefined;
   /**
-   * A streaming call: told when its response body closes, for whatever reason (ended, cut, or destroyed
-   * by a deadline), so a stream nobody reads still frees what it holds.
+   * A streaming call: told when its response body closes before its end (cut, or destroyed by a
+   * deadline), so a stream nobody reads still frees what it holds.
    */
   onBodyClose?: (() => void) | undefined;
   /** Told of what a call skipped without failing (a malformed stream event). */

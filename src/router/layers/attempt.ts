@@ -44,11 +44,13 @@ export function attemptLayer(deps: AttemptDeps): Layer {
       stream: call.stream,
       startMs,
       endMs: now(),
+      callStartMs: call.startMs,
       firstMs,
       error,
       usage: s?.usage,
       attempts,
       excluded: call.excluded,
+      failures: call.failures,
       response: s?.response,
       cost: s?.cost,
     });

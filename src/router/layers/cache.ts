@@ -112,6 +112,8 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
         outcomes.report({
           kind: 'cache_hit',
           endpoint,
+          callStartMs: call.startMs,
+          failures: call.failures,
           group: call.group,
           strategy: undefined,
           request: call.request,
@@ -125,6 +127,7 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
           excluded: undefined,
           response: s.response,
           cost: 0,
+          cacheHit: true,
         }),
     };
   };

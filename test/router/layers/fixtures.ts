@@ -73,6 +73,7 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
     asyncEntry: true,
     numRetries: undefined,
     deadline: NOW + 60_000,
+    startMs: NOW,
     run: async (e) => `answer from ${e.deployment.id}`,
     attempts: 0,
     failures: [],

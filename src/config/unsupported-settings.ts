@@ -1,5 +1,4 @@
 import { ConfigError } from './config-error.js';
-import { shownSetting } from './parse-settings.js';
 import type { ResolvedSettings } from './settings-schema.js';
 
 /**
@@ -8,13 +7,6 @@ import type { ResolvedSettings } from './settings-schema.js';
  */
 export function assertSupportedSettings(settings: ResolvedSettings): void {
   const problems: string[] = [];
-  const strategy = settings.routing_strategy;
-  if (typeof strategy === 'string' && strategy !== 'simple-shuffle') {
-    problems.push(
-      `routing_strategy: \`${shownSetting(settings, ['routing_strategy'], strategy)}\` is not available in this version yet (simple-shuffle or a strategy object is)`,
-    );
-  }
-  if (settings.routing_groups?.length) problems.push('routing_groups: not available in this version yet');
   if (settings.cache_responses) problems.push('cache_responses: not available in this version yet');
   for (const key of ['redis_host', 'redis_url'] as const) {
     if (settings[key] !== undefined)

@@ -1,14 +1,19 @@
 import type { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
+import { underLimits } from '../checks/minute-limits.js';
 import type { CooldownTracker } from '../cooldown/cooldown-tracker.js';
-import type { Deployment, Endpoint, Tier } from '../types/index.js';
+import type { Deployment, Endpoint, MinuteUsage, Tier } from '../types/index.js';
 import type { Admits } from './call.js';
 
 /** The deployments a call may pick from now, and how many were skipped only for being full. */
 export interface CandidatePool {
   endpoints: readonly Endpoint[];
   deployments: readonly Deployment[];
+  /** This minute's usage of each candidate (`usage[i]` is `endpoints[i]`'s), when it was read. */
+  usage: readonly MinuteUsage[] | undefined;
   /** Healthy candidates skipped because they are at `max_parallel_requests`. */
   full: number;
+  /** Candidates skipped because they are at their `rpm`/`tpm` for this minute. */
+  overLimit: number;
 }
 
 export interface CandidateRules {
@@ -24,31 +29,52 @@ export interface CandidateRules {
   timedOut: ReadonlySet<string> | undefined;
   /** Weighted failover: never reuse a failed deployment. Otherwise they are reused when nothing else is left. */
   strictExclusion: boolean;
+  /**
+   * This minute's usage of each endpoint of the tier (same order), when read: deployments at their
+   * `rpm`/`tpm` are left out.
+   */
+  usage?: readonly MinuteUsage[] | undefined;
 }
 
 /**
  * Filters a tier to what may serve now: not cooling (or a free half-open trial), admitted by the
- * pre-call checks, not timed out for this call, not already failed for it when others remain, with a
- * free slot. Returns the tier itself, allocation-free, when nothing applies. Pure given its inputs.
+ * pre-call checks, under its per-minute limits, not timed out for this call, not already failed for it
+ * when others remain, with a free slot. Returns the tier itself, allocation-free, when nothing applies.
+ * Pure given its inputs.
  */
 export function candidatePool(tier: Tier, rules: CandidateRules, now: number): CandidatePool {
-  const { tracker, limiter, admits, excluded, timedOut } = rules;
-  if (tracker.idle && !excluded?.size && !timedOut?.size && !rules.limited && !admits) {
-    return { endpoints: tier.endpoints, deployments: tier.deployments, full: 0 };
+  const { tracker, limiter, admits, excluded, timedOut, usage } = rules;
+  const all = tier.endpoints;
+  if (tracker.idle && !excluded?.size && !timedOut?.size && !rules.limited && !admits && !usage) {
+    return { endpoints: all, deployments: tier.deployments, usage, full: 0, overLimit: 0 };
   }
-  const healthy = tier.endpoints.filter(
-    (e) =>
-      tracker.isAvailable(e.deployment.id, now) && !timedOut?.has(e.deployment.id) && (!admits || admits(e)),
-  );
-  const fresh = excluded?.size ? healthy.filter((e) => !excluded.has(e.deployment.id)) : healthy;
+  // indices into the tier, so that usage stays aligned with what is kept
+  const healthy: number[] = [];
+  let overLimit = 0;
+  for (let i = 0; i < all.length; i++) {
+    const e = all[i]!;
+    const { id } = e.deployment;
+    if (!tracker.isAvailable(id, now) || timedOut?.has(id) || (admits && !admits(e))) continue;
+    if (usage && !underLimits(e.deployment, usage[i])) {
+      overLimit++;
+      continue;
+    }
+    healthy.push(i);
+  }
+  const fresh = excluded?.size ? healthy.filter((i) => !excluded.has(all[i]!.deployment.id)) : healthy;
   const pool = fresh.length > 0 || rules.strictExclusion ? fresh : healthy;
   const withRoom = rules.limited
-    ? pool.filter((e) => limiter.hasRoom(e.deployment.id, e.parallelLimit))
+    ? pool.filter((i) => limiter.hasRoom(all[i]!.deployment.id, all[i]!.parallelLimit))
     : pool;
+  const full = pool.length - withRoom.length;
+  if (withRoom.length === all.length) {
+    return { endpoints: all, deployments: tier.deployments, usage, full, overLimit };
+  }
   return {
-    endpoints: withRoom,
-    deployments:
-      withRoom.length === tier.endpoints.length ? tier.deployments : withRoom.map((e) => e.deployment),
-    full: pool.length - withRoom.length,
+    endpoints: withRoom.map((i) => all[i]!),
+    deployments: withRoom.map((i) => all[i]!.deployment),
+    usage: usage && withRoom.map((i) => usage[i]!),
+    full,
+    overLimit,
   };
 }

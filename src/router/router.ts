@@ -99,7 +99,8 @@ export class Router extends EventEmitter<RouterEvents> {
     this.#runtime = new RouterRuntime(deps, { connections: initial.max_connections_per_origin }, this);
     this.#ownsStore = deps.store === undefined;
     this.#hooks = {
-      noDeployments: (config, group, request) => this.#noDeployments(config, group, request),
+      noDeployments: (config, group, request, seconds) =>
+        this.#noDeployments(config, group, request, seconds),
       onFallback: (from, to, error) => {
         this.#config.logger.info(`falling back from ${from} to ${to}: ${error.message}`, {
           from,
@@ -113,8 +114,8 @@ export class Router extends EventEmitter<RouterEvents> {
     this.#runtime.listen(() => this.#config);
   }
 
-  #build(deployments: readonly DeploymentConfig[], raw: RouterSettings): RouterConfig {
-    const config = buildRouterConfig(deployments, raw, this.#runtime, this.#hooks);
+  #build(deployments: readonly DeploymentConfig[], raw: RouterSettings, rebuildGroups = false): RouterConfig {
+    const config = buildRouterConfig(deployments, raw, this.#runtime, this.#hooks, rebuildGroups);
     this.#runtime.observer.setCallbacks(config.settings.callbacks as never);
     return config;
   }
@@ -132,10 +133,12 @@ export class Router extends EventEmitter<RouterEvents> {
   /**
    * Changes settings at runtime (validated like the constructor's; a bad value throws and changes
    * nothing). Keys not given keep their values. Calls in flight finish on the settings they started
-   * with; cooldowns, in-flight counts and what strategies learned carry over.
+   * with; cooldowns, in-flight counts and what strategies learned carry over, except that setting
+   * `routing_groups` starts every routing group's strategy afresh (spec 10.3).
    */
   updateSettings(partial: RouterSettings): void {
-    this.#config = this.#build(this.#config.deployments, { ...this.#config.raw, ...partial });
+    const raw = { ...this.#config.raw, ...partial };
+    this.#config = this.#build(this.#config.deployments, raw, partial.routing_groups !== undefined);
   }
 
   /** Replaces the routing strategy with a `RoutingStrategy` or a custom strategy object (CONTRACT 2.6). */
@@ -362,10 +365,15 @@ export class Router extends EventEmitter<RouterEvents> {
     );
   }
 
-  #noDeployments(config: RouterConfig, group: ModelGroup, request: Readonly<Record<string, unknown>>) {
+  #noDeployments(
+    config: RouterConfig,
+    group: ModelGroup,
+    request: Readonly<Record<string, unknown>>,
+    seconds: number | undefined,
+  ) {
     return noDeploymentsError(
       group.name,
-      this.#runtime.tracker.secondsUntilAvailable(group.ids, this.#runtime.now()),
+      seconds ?? this.#runtime.tracker.secondsUntilAvailable(group.ids, this.#runtime.now()),
       config.settings.enable_pre_call_checks,
       requestedRegion(request),
     );

@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'eventemitter3';
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
+import { UsageCounters } from '../checks/usage-counters.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
 import type { Logger } from '../logging/logger.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
@@ -9,6 +10,7 @@ import { createProviderRuntime, type OwnedProviderRuntime } from '../providers/s
 import { MemoryStore } from '../stores/memory-store.js';
 import type { Store } from '../stores/store.js';
 import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/strategy.js';
+import type { ModelGroup } from '../types/index.js';
 import { CallObserver } from './call-observer.js';
 import { Executor } from './executor.js';
 import { OutcomeChannel } from './outcomes.js';
@@ -45,6 +47,14 @@ export interface RuntimeSettings {
   connections: number;
 }
 
+/** What the runtime's listeners read of the config in force. */
+export interface CurrentConfig {
+  cooldown: CooldownSettings;
+  logger: Logger;
+  /** Whether calls of a group, chosen by this strategy, count their tokens per minute. */
+  countsUsage(group: ModelGroup, strategy: RoutingStrategy | undefined): boolean;
+}
+
 /**
  * Everything a router keeps for its whole life, built once and released by `close()`: store, clock,
  * random source, HTTP pools, cooldown tracker, in-flight counts, strategy instances and provider auth
@@ -61,6 +71,8 @@ export class RouterRuntime {
   readonly tracker: CooldownTracker;
   readonly limiter = new ConcurrencyLimiter();
   readonly outcomes = new OutcomeChannel();
+  /** Requests and tokens per deployment per minute, in the store (`rpm`/`tpm` limits, usage strategies). */
+  readonly usage: UsageCounters;
   readonly observer: CallObserver;
   /** Adapters by provider and prefix. */
   readonly adapters: ProviderRegistry;
@@ -69,7 +81,7 @@ export class RouterRuntime {
   readonly #strategies = new Map<string, RoutingStrategy>();
   /** The logger the user injected, if any (the config decides the rest). */
   readonly injectedLogger: Logger | undefined;
-  #current: (() => { cooldown: CooldownSettings; logger: Logger }) | undefined;
+  #current: (() => CurrentConfig) | undefined;
   #storeErrorLoggedAt = Number.NEGATIVE_INFINITY;
   // streams returned but dropped unread: their slot comes back when they are collected
   readonly #abandoned = new FinalizationRegistry<() => void>((release) => release());
@@ -79,6 +91,7 @@ export class RouterRuntime {
     this.now = deps.now ?? Date.now;
     this.env = deps.env ?? process.env;
     this.store = deps.store ?? new MemoryStore();
+    this.usage = new UsageCounters(this.store, (error) => this.#storeError(error));
     this.adapters = createProviderRegistry(deps.providers ?? []);
     this.injectedLogger = deps.logger;
     this.http = new HttpClient({ connections: settings.connections });
@@ -113,14 +126,22 @@ export class RouterRuntime {
     };
   }
 
-  /** The strategy instance kept under `key`, built on first use: it survives settings changes. */
-  strategy(key: string, create: () => RoutingStrategy): RoutingStrategy {
-    let strategy = this.#strategies.get(key);
+  /**
+   * The strategy instance kept under `key`, built on first use: it survives settings changes. `fresh`
+   * replaces a kept one with a new instance (its state starts over).
+   */
+  strategy(key: string, create: () => RoutingStrategy, fresh = false): RoutingStrategy {
+    let strategy = fresh ? undefined : this.#strategies.get(key);
     if (!strategy) {
       strategy = create();
       this.#strategies.set(key, strategy);
     }
     return strategy;
+  }
+
+  /** Forgets the strategy instances not under these keys (the config no longer uses them). */
+  retainStrategies(keys: ReadonlySet<string>): void {
+    for (const key of this.#strategies.keys()) if (!keys.has(key)) this.#strategies.delete(key);
   }
 
   /** Runs `release` if `target` is garbage-collected before `unwatch(target)`. */
@@ -142,9 +163,9 @@ export class RouterRuntime {
   }
 
   /** Wires the outcome channel: slots, cooldowns, strategies, events and the log all learn from it. */
-  listen(current: () => { cooldown: CooldownSettings; logger: Logger }): void {
+  listen(current: () => CurrentConfig): void {
     this.#current = current;
-    const { tracker, limiter, observer, now } = this;
+    const { tracker, limiter, observer, now, usage } = this;
     this.outcomes.listen((o) => {
       const id = o.endpoint.deployment.id;
       limiter.release(id);
@@ -171,6 +192,11 @@ export class RouterRuntime {
         stream: o.stream,
         totalTokens: o.usage?.total_tokens,
       });
+    });
+    this.outcomes.listen((o) => {
+      const tokens = o.usage?.total_tokens;
+      if (tokens && current().countsUsage(o.group, o.strategy))
+        usage.countTokens(o.endpoint.deployment.id, tokens, now());
     });
     this.outcomes.listen((o) => {
       if (o.kind === 'failure') observer.failed(o, o.error!);

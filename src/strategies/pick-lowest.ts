@@ -1,0 +1,44 @@
+import type { Deployment } from '../types/index.js';
+import type { RandomSource } from './strategy.js';
+
+/** A candidate's score (lower is better), or NaN when it must not be chosen. */
+export type Score = (deployment: Deployment, index: number) => number;
+
+/**
+ * Chooses the candidate with the lowest score, uniformly at random among those that tie, never by list
+ * order: a list-order tie-break sends every call to the first deployment (LiteLLM's least-busy bug).
+ * With `slack`, every score up to `lowest * (1 + slack)` ties. Scores are computed once per candidate
+ * into a buffer this picker keeps and reuses, so a selection allocates nothing. Not reentrant: `score`
+ * must not call back into the same picker.
+ */
+export class LowestPicker {
+  #scores = new Float64Array(64);
+
+  constructor(private readonly random: RandomSource) {}
+
+  /** The chosen candidate, or undefined when none has a score. */
+  pick(candidates: readonly Deployment[], score: Score, slack = 0): Deployment | undefined {
+    const n = candidates.length;
+    if (n > this.#scores.length) this.#scores = new Float64Array(Math.max(n, this.#scores.length * 2));
+    const scores = this.#scores;
+    let lowest = Number.POSITIVE_INFINITY;
+    let eligible = 0;
+    for (let i = 0; i < n; i++) {
+      const s = score(candidates[i]!, i);
+      scores[i] = s;
+      if (!Number.isNaN(s)) {
+        eligible++;
+        if (s < lowest) lowest = s;
+      }
+    }
+    if (eligible === 0) return undefined;
+    const limit = lowest > 0 ? lowest * (1 + slack) : lowest;
+    let ties = 0;
+    for (let i = 0; i < n; i++) if (scores[i]! <= limit) ties++;
+    let k = Math.floor(this.random() * ties);
+    for (let i = 0; i < n; i++) {
+      if (scores[i]! <= limit && k-- === 0) return candidates[i];
+    }
+    return undefined; // unreachable: k < ties
+  }
+}

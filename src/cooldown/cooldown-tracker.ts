@@ -212,7 +212,7 @@ export class CooldownTracker {
       model_id: subject.id,
       model_group: subject.group,
       status: error.status,
-      cooldown_time: subject.cooldownMs / 1000,
+      cooldown_time: (until - now) / 1000,
     });
   }
 }

@@ -21,6 +21,8 @@ const countOf = (value: unknown): number => (typeof value === 'number' ? value :
  * known": limits are then not enforced rather than every call failing.
  */
 export class UsageCounters {
+  readonly #keys = new WeakMap<readonly Deployment[], { minute: number; keys: readonly string[] }>();
+
   constructor(
     private readonly store: Store,
     private readonly onStoreError: (error: unknown) => void = () => {},
@@ -31,13 +33,7 @@ export class UsageCounters {
    * synchronously (no microtask), else a Promise. Undefined when the store failed.
    */
   read(deployments: readonly Deployment[], now: number): MaybePromise<MinuteUsage[] | undefined> {
-    const minute = minuteOf(now);
-    const keys: string[] = new Array(deployments.length * 2);
-    for (let i = 0; i < deployments.length; i++) {
-      const id = deployments[i]!.id;
-      keys[2 * i] = requestsKey(id, minute);
-      keys[2 * i + 1] = tokensKey(id, minute);
-    }
+    const keys = this.#keysOf(deployments, minuteOf(now));
     let answer: MaybePromise<unknown[]>;
     try {
       answer = this.store.getMany(keys);
@@ -53,6 +49,20 @@ export class UsageCounters {
         return undefined;
       },
     );
+  }
+
+  // a group's list is the same array on every call: its keys are built once a minute, not per read
+  #keysOf(deployments: readonly Deployment[], minute: number): readonly string[] {
+    const cached = this.#keys.get(deployments);
+    if (cached?.minute === minute) return cached.keys;
+    const keys: string[] = new Array(deployments.length * 2);
+    for (let i = 0; i < deployments.length; i++) {
+      const id = deployments[i]!.id;
+      keys[2 * i] = requestsKey(id, minute);
+      keys[2 * i + 1] = tokensKey(id, minute);
+    }
+    this.#keys.set(deployments, { minute, keys });
+    return keys;
   }
 
   /** Counts one request sent to a deployment this minute. */

@@ -39,41 +39,85 @@ export interface CandidateRules {
 /**
  * Filters a tier to what may serve now: not cooling (or a free half-open trial), admitted by the
  * pre-call checks, under its per-minute limits, not timed out for this call, not already failed for it
- * when others remain, with a free slot. Returns the tier itself, allocation-free, when nothing applies.
- * Pure given its inputs.
+ * when others remain, with a free slot. Returns the tier itself, allocation-free, when nothing is left
+ * out. Pure given its inputs; one pass over the tier unless the call has failed deployments to avoid.
  */
 export function candidatePool(tier: Tier, rules: CandidateRules, now: number): CandidatePool {
   const { tracker, limiter, admits, excluded, timedOut, usage } = rules;
   const all = tier.endpoints;
-  if (tracker.idle && !excluded?.size && !timedOut?.size && !rules.limited && !admits && !usage) {
+  const checkHealth = !tracker.idle;
+  const checkRoom = rules.limited && limiter.anyAtLimit;
+  if (!checkHealth && !checkRoom && !excluded?.size && !timedOut?.size && !admits && !usage) {
     return { endpoints: all, deployments: tier.deployments, usage, full: 0, overLimit: 0 };
   }
-  // indices into the tier, so that usage stays aligned with what is kept
-  const healthy: number[] = [];
+  // status of each endpoint: may serve, left out, or healthy but full (waited for when nothing else is left)
+  const status = (e: Endpoint, i: number): 'ok' | 'out' | 'over' => {
+    const { id } = e.deployment;
+    if (checkHealth && !tracker.isAvailable(id, now)) return 'out';
+    if (timedOut?.has(id) || (admits && !admits(e))) return 'out';
+    if (usage && !underLimits(e.deployment, usage[i])) return 'over';
+    return 'ok';
+  };
+  const hasRoom = (e: Endpoint) => !checkRoom || limiter.hasRoom(e.deployment.id, e.parallelLimit);
+  if (excluded?.size) return avoidingFailed(tier, rules, status, hasRoom);
+  // the indices kept, listed only from the first endpoint left out: none is the common case
+  let kept: number[] | undefined;
+  let full = 0;
   let overLimit = 0;
   for (let i = 0; i < all.length; i++) {
     const e = all[i]!;
-    const { id } = e.deployment;
-    if (!tracker.isAvailable(id, now) || timedOut?.has(id) || (admits && !admits(e))) continue;
-    if (usage && !underLimits(e.deployment, usage[i])) {
-      overLimit++;
+    const s = status(e, i);
+    if (s === 'ok' && hasRoom(e)) {
+      kept?.push(i);
       continue;
     }
-    healthy.push(i);
+    kept ??= Array.from({ length: i }, (_, j) => j);
+    if (s === 'ok') full++;
+    else if (s === 'over') overLimit++;
   }
-  const fresh = excluded?.size ? healthy.filter((i) => !excluded.has(all[i]!.deployment.id)) : healthy;
+  if (!kept) return { endpoints: all, deployments: tier.deployments, usage, full: 0, overLimit: 0 };
+  return poolOf(tier, kept, usage, full, overLimit);
+}
+
+/**
+ * The pool of a call that has failed deployments: those are offered again only when no other healthy
+ * one is left (never, under strict exclusion).
+ */
+function avoidingFailed(
+  tier: Tier,
+  rules: CandidateRules,
+  status: (e: Endpoint, i: number) => 'ok' | 'out' | 'over',
+  hasRoom: (e: Endpoint) => boolean,
+): CandidatePool {
+  const all = tier.endpoints;
+  const healthy: number[] = [];
+  let overLimit = 0;
+  for (let i = 0; i < all.length; i++) {
+    const s = status(all[i]!, i);
+    if (s === 'ok') healthy.push(i);
+    else if (s === 'over') overLimit++;
+  }
+  const fresh = healthy.filter((i) => !rules.excluded!.has(all[i]!.deployment.id));
   const pool = fresh.length > 0 || rules.strictExclusion ? fresh : healthy;
-  const withRoom = rules.limited
-    ? pool.filter((i) => limiter.hasRoom(all[i]!.deployment.id, all[i]!.parallelLimit))
-    : pool;
-  const full = pool.length - withRoom.length;
-  if (withRoom.length === all.length) {
+  const withRoom = pool.filter((i) => hasRoom(all[i]!));
+  return poolOf(tier, withRoom, rules.usage, pool.length - withRoom.length, overLimit);
+}
+
+/** The pool of these tier indices: the tier's own arrays when every endpoint is kept. */
+function poolOf(
+  tier: Tier,
+  kept: readonly number[],
+  usage: readonly MinuteUsage[] | undefined,
+  full: number,
+  overLimit: number,
+): CandidatePool {
+  const all = tier.endpoints;
+  if (kept.length === all.length)
     return { endpoints: all, deployments: tier.deployments, usage, full, overLimit };
-  }
   return {
-    endpoints: withRoom.map((i) => all[i]!),
-    deployments: withRoom.map((i) => all[i]!.deployment),
-    usage: usage && withRoom.map((i) => usage[i]!),
+    endpoints: kept.map((i) => all[i]!),
+    deployments: kept.map((i) => all[i]!.deployment),
+    usage: usage && kept.map((i) => usage[i]!),
     full,
     overLimit,
   };

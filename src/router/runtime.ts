@@ -123,6 +123,7 @@ export class RouterRuntime {
       now: this.now,
       store: this.store,
       inFlight: (id) => this.limiter.inFlight(id),
+      inFlightCounter: (id) => this.limiter.counter(id),
     };
   }
 

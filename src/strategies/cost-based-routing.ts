@@ -1,6 +1,7 @@
 import { underLimits } from '../checks/minute-limits.js';
 import { selectionPrice } from '../cost/selection-price.js';
 import type { Deployment } from '../types/index.js';
+import { PerList } from './per-list.js';
 import { LowestPicker } from './pick-lowest.js';
 import type { RandomSource, RoutingStrategy, SelectionContext } from './strategy.js';
 
@@ -10,28 +11,22 @@ import type { RandomSource, RoutingStrategy, SelectionContext } from './strategy
  * deployment's `input_cost_per_token`/`output_cost_per_token`, else the cost map's, else 1 dollar.
  * When the cheapest fails, cools down or reaches its limits, calls move to the next cheapest.
  *
- * Prices are worked out once per deployment (deployments are rebuilt when the model list changes);
+ * Prices are worked out once per candidate list (a group's list is the same array until the model list
+ * changes);
  * minute usage is read and counted by the router (`needsUsage`).
  * @example new Router(list, { routing_strategy: 'cost-based-routing' })
  */
 export function costBasedRouting(random: RandomSource): RoutingStrategy {
   const lowest = new LowestPicker(random);
-  const prices = new WeakMap<Deployment, number>();
-  const priceOf = (d: Deployment): number => {
-    let price = prices.get(d);
-    if (price === undefined) {
-      price = selectionPrice(d);
-      prices.set(d, price);
-    }
-    return price;
-  };
+  const prices = new PerList(selectionPrice);
   return {
     name: 'cost-based-routing',
     needsUsage: true,
     select(candidates: readonly Deployment[], context: SelectionContext) {
       const { usage } = context;
-      if (!usage) return lowest.pick(candidates, priceOf);
-      return lowest.pick(candidates, (d, i) => (underLimits(d, usage[i]) ? priceOf(d) : Number.NaN));
+      const price = prices.of(candidates);
+      if (!usage) return lowest.pick(candidates, (_, i) => price[i]!);
+      return lowest.pick(candidates, (d, i) => (underLimits(d, usage[i]) ? price[i]! : Number.NaN));
     },
   };
 }

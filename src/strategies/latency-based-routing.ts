@@ -1,5 +1,5 @@
-import type { Deployment } from '../types/index.js';
 import { LatencyWindow } from './latency-window.js';
+import { PerList } from './per-list.js';
 import { LowestPicker } from './pick-lowest.js';
 import type { CallOutcome, RoutingStrategy, StrategyArgs, StrategyDeps } from './strategy.js';
 
@@ -47,20 +47,34 @@ export function latencyBasedRouting(
   const buffer = args.lowest_latency_buffer ?? 0;
   const { random, now, inFlight } = deps;
   const windows = new Map<string, LatencyWindow>();
+  const windowOf = (id: string): LatencyWindow => {
+    let window = windows.get(id);
+    if (!window) {
+      window = new LatencyWindow(windowMs);
+      windows.set(id, window);
+    }
+    return window;
+  };
+  // each candidate list's windows, read by index on every pick
+  const listed = new PerList((d) => windowOf(d.id));
   const lowest = new LowestPicker(random);
   let outcomes = 0;
-
-  // unmeasured and idle: -1, ahead of every average; unmeasured with its trial call in flight: skipped
-  const scoreAt = (at: number) => (d: Deployment) => {
-    const average = windows.get(d.id)?.average(at) ?? Number.NaN;
-    if (!Number.isNaN(average)) return average;
-    return inFlight(d.id) === 0 ? -1 : Number.NaN;
-  };
 
   return {
     name: 'latency-based-routing',
     select(candidates) {
-      const chosen = lowest.pick(candidates, scoreAt(now()), buffer);
+      const bucket = LatencyWindow.bucketOf(now(), windowMs);
+      const own = listed.of(candidates);
+      // unmeasured and idle: -1, ahead of every average; unmeasured with its trial in flight: skipped
+      const chosen = lowest.pick(
+        candidates,
+        (d, i) => {
+          const average = own[i]!.averageIn(bucket);
+          if (!Number.isNaN(average)) return average;
+          return inFlight(d.id) === 0 ? -1 : Number.NaN;
+        },
+        buffer,
+      );
       // every candidate is unmeasured with a trial in flight (a burst at start): any of them
       return chosen ?? candidates[Math.floor(random() * candidates.length)];
     },
@@ -71,15 +85,13 @@ export function latencyBasedRouting(
           ? outcome.timeToFirstTokenMs
           : outcome.latencyMs;
       const sample = outcome.ok ? measured : Math.max(outcome.latencyMs, FAILED_CALL_LATENCY_MS);
-      const id = outcome.deployment.id;
-      let window = windows.get(id);
-      if (!window) {
-        window = new LatencyWindow(windowMs);
-        windows.set(id, window);
-      }
-      window.add(at, sample);
+      windowOf(outcome.deployment.id).add(at, sample);
       if (++outcomes % SWEEP_EVERY === 0) {
-        for (const [key, w] of windows) if (w.empty(at)) windows.delete(key);
+        let swept = false;
+        for (const [id, w] of windows) {
+          if (w.empty(at)) swept = windows.delete(id);
+        }
+        if (swept) listed.clear(); // lists must not keep windows that are no longer the ids'
       }
     },
   };

@@ -1,6 +1,8 @@
 /** How many buckets a window is split into: it forgets samples one tenth of its length at a time. */
 const BUCKETS = 10;
 
+const bucketMsOf = (windowMs: number): number => Math.max(1, windowMs / BUCKETS);
+
 /**
  * The average of samples over a sliding time window of `windowMs`, in constant memory: samples are
  * summed into ten buckets of a tenth of the window each, and a bucket is dropped whole when it falls out
@@ -17,7 +19,15 @@ export class LatencyWindow {
   #count = 0;
 
   constructor(windowMs: number) {
-    this.#bucketMs = Math.max(1, windowMs / BUCKETS);
+    this.#bucketMs = bucketMsOf(windowMs);
+  }
+
+  /**
+   * The bucket a time falls in, for windows of this length (`averageIn` takes it): a selection works it
+   * out once for all the windows it reads.
+   */
+  static bucketOf(now: number, windowMs: number): number {
+    return Math.floor(now / bucketMsOf(windowMs));
   }
 
   add(now: number, value: number): void {
@@ -35,6 +45,12 @@ export class LatencyWindow {
     return this.#count === 0 ? Number.NaN : this.#sum / this.#count;
   }
 
+  /** `average` at a time given by its bucket number. */
+  averageIn(bucket: number): number {
+    if (bucket > this.#head) this.#advanceTo(bucket);
+    return this.#count === 0 ? Number.NaN : this.#sum / this.#count;
+  }
+
   /** Whether the window holds no sample now. */
   empty(now: number): boolean {
     this.#advance(now);
@@ -43,7 +59,10 @@ export class LatencyWindow {
 
   #advance(now: number): void {
     const bucket = Math.floor(now / this.#bucketMs);
-    if (bucket <= this.#head) return;
+    if (bucket > this.#head) this.#advanceTo(bucket);
+  }
+
+  #advanceTo(bucket: number): void {
     if (bucket - this.#head >= BUCKETS) {
       this.#sums.fill(0);
       this.#counts.fill(0);

@@ -13,13 +13,18 @@ export type Score = (deployment: Deployment, index: number) => number;
  */
 export class LowestPicker {
   #scores = new Float64Array(64);
+  #ties = new Int32Array(64);
 
   constructor(private readonly random: RandomSource) {}
 
   /** The chosen candidate, or undefined when none has a score. */
   pick(candidates: readonly Deployment[], score: Score, slack = 0): Deployment | undefined {
     const n = candidates.length;
-    if (n > this.#scores.length) this.#scores = new Float64Array(Math.max(n, this.#scores.length * 2));
+    if (n > this.#scores.length) {
+      const size = Math.max(n, this.#scores.length * 2);
+      this.#scores = new Float64Array(size);
+      this.#ties = new Int32Array(size);
+    }
     const scores = this.#scores;
     let lowest = Number.POSITIVE_INFINITY;
     let eligible = 0;
@@ -33,12 +38,9 @@ export class LowestPicker {
     }
     if (eligible === 0) return undefined;
     const limit = lowest > 0 ? lowest * (1 + slack) : lowest;
-    let ties = 0;
-    for (let i = 0; i < n; i++) if (scores[i]! <= limit) ties++;
-    let k = Math.floor(this.random() * ties);
-    for (let i = 0; i < n; i++) {
-      if (scores[i]! <= limit && k-- === 0) return candidates[i];
-    }
-    return undefined; // unreachable: k < ties
+    const ties = this.#ties;
+    let count = 0;
+    for (let i = 0; i < n; i++) if (scores[i]! <= limit) ties[count++] = i;
+    return candidates[ties[Math.floor(this.random() * count)]!];
   }
 }

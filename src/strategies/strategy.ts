@@ -67,6 +67,12 @@ export interface StrategyDeps {
   store: Store;
   /** Calls in flight on a deployment in this process. */
   inFlight(id: string): number;
+  /**
+   * The same count as a live object (`value` changes; one object per id for the router's life), for a
+   * strategy that reads every candidate's count on each pick and keeps these instead of looking ids up.
+   * Optional: without it, `inFlight` is used.
+   */
+  inFlightCounter?(id: string): { readonly value: number };
 }
 
 /** `routing_strategy_args` as written in settings. */

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConcurrencyLimiter } from '../../src/checks/concurrency-limiter.js';
 import { secondsToNextMinute, underLimits } from '../../src/checks/minute-limits.js';
 import { UsageCounters } from '../../src/checks/usage-counters.js';
 import { MemoryStore, NoDeploymentsAvailableError, Router, type Store } from '../../src/index.js';
+import { candidatePool } from '../../src/router/candidates.js';
 import {
   type MockProvider,
   seededRandom,
@@ -9,6 +11,7 @@ import {
   testDeployment,
 } from '../../src/testing/index.js';
 import { deployment, USER } from '../helpers.js';
+import { endpoint, group, NOW, tracker } from '../router/layers/fixtures.js';
 import { fakeClock } from '../strategies/helpers.js';
 
 const MINUTE = 1_800_000_000_000; // a whole wall-clock minute
@@ -219,5 +222,35 @@ describe('per-minute limits as a pre-call check', () => {
     await served(router, 2);
     await router.close();
     expect(store.get(`usage:${MINUTE / 60_000}:rpm:a`)).toBeUndefined();
+  });
+});
+
+describe('candidatePool with minute usage', () => {
+  it('leaves out the deployments at their per-minute limits and counts them, keeping usage aligned', () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => endpoint(id, { svc_params: { rpm: 5 } }));
+    const tier = group([a!, b!, c!]).tiers[0]!;
+    const usage = [
+      { rpm: 1, tpm: 10 },
+      { rpm: 5, tpm: 20 },
+      { rpm: 2, tpm: 30 },
+    ];
+    const pool = candidatePool(
+      tier,
+      {
+        tracker: tracker(),
+        limiter: new ConcurrencyLimiter(),
+        limited: false,
+        admits: undefined,
+        excluded: undefined,
+        timedOut: undefined,
+        strictExclusion: false,
+        usage,
+      },
+      NOW,
+    );
+    expect(pool.deployments.map((d) => d.id)).toEqual(['a', 'c']);
+    expect(pool.usage).toEqual([usage[0], usage[2]]);
+    expect(pool.overLimit).toBe(1);
+    expect(pool.full).toBe(0);
   });
 });

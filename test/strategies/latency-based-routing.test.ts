@@ -154,7 +154,8 @@ describe('latency-based-routing through the router', () => {
   afterAll(() => mock.close());
 
   it('gives a slow deployment no more than its trial calls', async () => {
-    mock.setBehavior('/slow', { delayMs: 120 });
+    // far slower than a fast call can be on a loaded machine, even its first one
+    mock.setBehavior('/slow', { delayMs: 300 });
     const router = new Router(
       [deployment(mock, 'slow'), deployment(mock, 'fast')],
       { routing_strategy: 'latency-based-routing' },

@@ -2,7 +2,7 @@ import { isPromise, type MaybePromise, type Store } from '../stores/store.js';
 import type { Deployment, MinuteUsage } from '../types/index.js';
 import { MINUTE_MS, minuteOf } from './minute-limits.js';
 
-/** A minute's counters outlive it by one more minute: a router whose clock is a little behind still finds them. */
+/** A minute's counters outlive it by a minute: a router whose clock is a little behind still finds them. */
 const COUNTER_TTL_MS = 2 * MINUTE_MS;
 
 const requestsKey = (id: string, minute: number): string => `usage:${minute}:rpm:${id}`;

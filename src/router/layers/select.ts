@@ -64,12 +64,13 @@ function strategyMiss(
 }
 
 /**
- * Chooses the endpoint of the next attempt among the current tier's candidates (healthy, admitted, under
- * their per-minute limits when those apply, with room) with the group's strategy, and claims it
+ * Chooses the endpoint of the next attempt among the current tier's candidates (healthy, admitted,
+ * under their per-minute limits when those apply, with room) with the group's strategy, and claims it
  * atomically: its concurrency slot and, when half-open, its single trial; then counts the request in
- * the minute's usage when that applies. If the pick is the deployment the retry layer asked to back off from, the wait
- * happens first (bounded by the call's deadline). When every candidate is full, waits for a slot until
- * the call's deadline. With nothing to pick, throws NoDeploymentsAvailableError.
+ * the minute's usage when that applies. If the pick is the deployment the retry layer asked to back
+ * off from, the wait happens first (bounded by the call's deadline). When every candidate is full,
+ * waits for a slot until the call's deadline. With nothing to pick, throws NoDeploymentsAvailableError
+ * (with per-minute limits, saying when the minute turns).
  */
 export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
   const { tracker, limiter, now } = deps;

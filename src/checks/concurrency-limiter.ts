@@ -1,18 +1,44 @@
 import { RateLimitError } from '../errors/classes.js';
 import { clampTimerMs } from '../shared/timers.js';
 
+/** A deployment's live in-flight count: one object per deployment id for the limiter's life. */
+export interface InFlightCounter {
+  readonly value: number;
+}
+
 /**
  * In-flight calls per deployment. Counts every call (least-busy routing and the health view read
  * them); a deployment's `max_parallel_requests` is checked against its count when it has one. Lives in
- * the router's runtime, so counts carry over when settings change.
+ * the router's runtime, so counts carry over when settings change. Keeps one small counter per
+ * deployment id it has seen (they are never dropped, so that a strategy may hold on to them).
  */
 export class ConcurrencyLimiter {
-  readonly #inFlight = new Map<string, number>();
+  readonly #counters = new Map<string, { value: number }>();
+  /** Deployments that reached their limit and have not given a slot back since: usually none. */
+  readonly #atLimit = new Set<string>();
   #waiters = new Set<() => void>();
 
   /** Calls in flight on a deployment now. */
   inFlight(id: string): number {
-    return this.#inFlight.get(id) ?? 0;
+    return this.#counters.get(id)?.value ?? 0;
+  }
+
+  /** A deployment's live in-flight count, to keep and read instead of looking the id up each time. */
+  counter(id: string): InFlightCounter {
+    let counter = this.#counters.get(id);
+    if (!counter) {
+      counter = { value: 0 };
+      this.#counters.set(id, counter);
+    }
+    return counter;
+  }
+
+  /**
+   * Whether some deployment may be at its limit. When false, every deployment has room and candidate
+   * filtering skips the per-deployment check.
+   */
+  get anyAtLimit(): boolean {
+    return this.#atLimit.size > 0;
   }
 
   /** Whether a deployment with this limit can take one more call. */
@@ -22,17 +48,22 @@ export class ConcurrencyLimiter {
 
   /** Takes a slot; false when the deployment is at its limit (a concurrent call took the last one). */
   tryAcquire(id: string, limit: number | undefined): boolean {
-    const current = this.#inFlight.get(id) ?? 0;
-    if (limit !== undefined && current >= limit) return false;
-    this.#inFlight.set(id, current + 1);
+    const counter = this.counter(id) as { value: number };
+    if (limit !== undefined && counter.value >= limit) {
+      this.#atLimit.add(id);
+      return false;
+    }
+    counter.value += 1;
+    if (limit !== undefined && counter.value >= limit) this.#atLimit.add(id);
     return true;
   }
 
   /** Gives a slot back and wakes the calls waiting for one. */
   release(id: string): void {
-    const current = this.#inFlight.get(id) ?? 0;
-    if (current <= 1) this.#inFlight.delete(id);
-    else this.#inFlight.set(id, current - 1);
+    // still at a (lowered) limit after this? The next tryAcquire that fails marks it again.
+    if (this.#atLimit.size > 0) this.#atLimit.delete(id);
+    const counter = this.#counters.get(id);
+    if (counter && counter.value > 0) counter.value -= 1;
     if (this.#waiters.size === 0) return;
     const waiters = this.#waiters;
     this.#waiters = new Set();

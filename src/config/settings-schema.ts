@@ -23,23 +23,27 @@ const hasFunction = (value: unknown, ...names: string[]): boolean =>
   value !== null &&
   names.some((n) => typeof (value as Record<string, unknown>)[n] === 'function');
 
+const NOT_A_STRATEGY =
+  'expected a strategy name, a RoutingStrategy (an object with select()) or an object with asyncGetAvailableDeployment()/getAvailableDeployment()';
+
+/** A `RoutingStrategy` (`select`) or a custom strategy object of the contract (CONTRACT 2.6). */
 const strategyObject = z.custom<object>(
-  (v) => hasFunction(v, 'asyncGetAvailableDeployment', 'getAvailableDeployment'),
-  {
-    message:
-      'expected a strategy name or an object with asyncGetAvailableDeployment()/getAvailableDeployment()',
-  },
+  (v) => hasFunction(v, 'select', 'asyncGetAvailableDeployment', 'getAvailableDeployment'),
+  { message: NOT_A_STRATEGY },
 );
 
 const routingStrategy = z.union([z.enum(BUILT_IN_STRATEGIES), strategyObject], {
   error: (issue) =>
     typeof issue.input === 'string'
       ? `unknown strategy \`${issue.input}\`${didYouMean(issue.input, BUILT_IN_STRATEGIES)}; expected one of ${BUILT_IN_STRATEGIES.join(', ')} or a strategy object`
-      : 'expected a strategy name or an object with asyncGetAvailableDeployment()/getAvailableDeployment()',
+      : NOT_A_STRATEGY,
 });
 
+/** Read by `latency-based-routing` (the other strategies take none). */
 const routingStrategyArgs = z.strictObject({
-  ttl: seconds.optional(),
+  /** Seconds latencies are averaged over. */
+  ttl: positiveSeconds.optional(),
+  /** Deployments within this fraction of the fastest average share traffic. */
   lowest_latency_buffer: z.number().nonnegative().optional(),
 });
 

@@ -201,13 +201,14 @@ export class CooldownTracker {
   }
 
   #cool(subject: CooldownSubject, error: RouterError, now: number): void {
-    const until = now + subject.cooldownMs;
+    // re-cooling never shortens a cooldown: another router's longer one (as last read) is kept
+    const until = Math.max(now + subject.cooldownMs, this.#remote.get(subject.id) ?? 0);
     this.#states.set(subject.id, { until, trial: false });
     try {
       const written = this.options.store.set(
         keyOf(subject.group, subject.id),
         { until, status: error.status } satisfies StoredCooldown,
-        { ttlMs: subject.cooldownMs },
+        { ttlMs: until - now },
       );
       if (isPromise(written)) written.catch((e: unknown) => this.options.onStoreError?.(e));
     } catch (e) {
@@ -217,7 +218,7 @@ export class CooldownTracker {
       model_id: subject.id,
       model_group: subject.group,
       status: error.status,
-      cooldown_time: subject.cooldownMs / 1000,
+      cooldown_time: (until - now) / 1000,
     });
   }
 }

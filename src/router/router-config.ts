@@ -1,9 +1,9 @@
+import { hasMinuteLimits } from '../checks/minute-limits.js';
 import { buildDeployments } from '../config/build-deployments.js';
 import { checkFallbackNames } from '../config/check-fallbacks.js';
 import { ConfigError } from '../config/config-error.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
-import { assertSupportedSettings } from '../config/unsupported-settings.js';
 import type { CooldownSettings } from '../cooldown/cooldown-tracker.js';
 import type { NoDeploymentsAvailableError } from '../errors/classes.js';
 import type { RouterError } from '../errors/router-error.js';
@@ -11,7 +11,8 @@ import { type Logger, loggerFor } from '../logging/logger.js';
 import { listedFor } from '../policies/fallback-policy.js';
 import { type CustomRoutingStrategy, customStrategy } from '../strategies/custom-strategy.js';
 import { STRATEGIES } from '../strategies/index.js';
-import type { RoutingStrategy } from '../strategies/strategy.js';
+import { DEFAULT_ROUTING_GROUP, routingGroupProblems } from '../strategies/routing-groups.js';
+import type { RoutingStrategy, StrategyArgs } from '../strategies/strategy.js';
 import type { DeploymentConfig, DeploymentEntry, ModelGroup } from '../types/index.js';
 import { compose, type Handler, type Layer } from './call.js';
 import { DeploymentRegistry } from './deployment-registry.js';
@@ -43,13 +44,17 @@ export interface RouterConfig {
   readonly handler: Handler;
   /** The call path with the fallbacks layer, for requests that name their own `fallbacks`. */
   readonly handlerWithFallbacks: Handler;
+  /** Whether calls of a group, chosen by this strategy, count their requests and tokens per minute. */
+  countsUsage(group: ModelGroup, strategy: RoutingStrategy | undefined): boolean;
 }
 
 export interface ConfigHooks {
+  /** `seconds`: when to try again, when known better than from the cooldowns (per-minute limits). */
   noDeployments(
     config: RouterConfig,
     group: ModelGroup,
     request: Readonly<Record<string, unknown>>,
+    seconds?: number,
   ): NoDeploymentsAvailableError;
   onFallback(from: string, to: string, error: RouterError): void;
 }
@@ -58,33 +63,107 @@ function isRoutingStrategy(value: unknown): value is RoutingStrategy {
   return typeof (value as RoutingStrategy | null)?.select === 'function';
 }
 
-function strategyOf(settings: ResolvedSettings, runtime: RouterRuntime): RoutingStrategy {
-  const setting: unknown = settings.routing_strategy;
-  if (isRoutingStrategy(setting)) return setting;
-  if (typeof setting !== 'string') return customStrategy(setting as CustomRoutingStrategy);
-  const factory = STRATEGIES[setting];
-  if (!factory) {
-    throw new ConfigError('router settings', [
-      `routing_strategy: \`${setting}\` is not available in this version yet`,
-    ]);
-  }
-  const args = settings.routing_strategy_args ?? {};
-  return runtime.strategy(`${setting}:${JSON.stringify(args)}`, () => factory(runtime.strategyDeps, args));
+/** How the groups of a config choose: a strategy per routing group, the default one for the rest. */
+interface Routing {
+  strategyFor(group: ModelGroup): RoutingStrategy;
+  /** `enable_weighted_failover` applies to groups routed with simple-shuffle only (spec 10.4). */
+  weightedFailover(group: ModelGroup): boolean;
+  /** Every strategy in use, for what they ask of the router. */
+  strategies: readonly RoutingStrategy[];
 }
 
 /**
- * Validates the model list and settings and builds the config: deployments, groups, the strategy and
- * the call path composed for exactly the features in use. Throws ConfigError naming every problem;
- * nothing is half-applied.
+ * The strategies of the config: the top-level `routing_strategy` for the implicit group `default`, and
+ * one instance per routing group (its own `routing_strategy`, else the top-level one), so that groups
+ * never share what they learn. Built-in strategies are kept in the runtime by group, name and args:
+ * they survive settings changes, except that the routing groups' are built anew when `rebuildGroups`
+ * (an update that sets `routing_groups`). Strategy objects are used as given.
+ */
+function routingOf(settings: ResolvedSettings, runtime: RouterRuntime, rebuildGroups: boolean): Routing {
+  const groups = settings.routing_groups ?? [];
+  const problems = routingGroupProblems(groups);
+  if (problems.length > 0) throw new ConfigError('router settings', problems);
+  const kept = new Set<string>();
+  const build = (group: string, setting: unknown, args: StrategyArgs | undefined, fresh: boolean) => {
+    if (isRoutingStrategy(setting)) return setting;
+    if (typeof setting !== 'string') return customStrategy(setting as CustomRoutingStrategy);
+    const factory = STRATEGIES[setting];
+    if (!factory) {
+      throw new ConfigError('router settings', [
+        `routing_strategy: \`${setting}\` is not available in this version yet`,
+      ]);
+    }
+    const key = `${group}:${setting}:${JSON.stringify(args ?? {})}`;
+    kept.add(key);
+    return runtime.strategy(key, () => factory(runtime.strategyDeps, args ?? {}), fresh);
+  };
+  const fallback = build(
+    DEFAULT_ROUTING_GROUP,
+    settings.routing_strategy,
+    settings.routing_strategy_args,
+    false,
+  );
+  const byModel = new Map<string, { strategy: RoutingStrategy; setting: unknown }>();
+  for (const group of groups) {
+    const own = group.routing_strategy !== undefined;
+    const setting = own ? group.routing_strategy : settings.routing_strategy;
+    // a group that names its strategy gets that strategy's defaults, not the top-level args
+    const args = group.routing_strategy_args ?? (own ? undefined : settings.routing_strategy_args);
+    const strategy = build(`group ${group.group_name}`, setting, args, rebuildGroups);
+    for (const model of group.models) byModel.set(model, { strategy, setting });
+  }
+  runtime.retainStrategies(kept);
+  const failover = settings.enable_weighted_failover;
+  const shuffles = (setting: unknown) => failover && setting === 'simple-shuffle';
+  const defaultShuffles = shuffles(settings.routing_strategy);
+  if (byModel.size === 0) {
+    return { strategyFor: () => fallback, weightedFailover: () => defaultShuffles, strategies: [fallback] };
+  }
+  return {
+    strategyFor: (group) => byModel.get(group.name)?.strategy ?? fallback,
+    weightedFailover: (group) => {
+      const routed = byModel.get(group.name);
+      return routed ? shuffles(routed.setting) : defaultShuffles;
+    },
+    strategies: [fallback, ...[...byModel.values()].map((r) => r.strategy)],
+  };
+}
+
+/**
+ * Whether a group's calls read and count minute usage: its strategy asks for it (`needsUsage`), or
+ * pre-call checks are on and a deployment of the group sets `rpm` or `tpm`.
+ */
+function usageRule(
+  settings: ResolvedSettings,
+): (group: ModelGroup, strategy: RoutingStrategy | undefined) => boolean {
+  const limited = new WeakMap<ModelGroup, boolean>();
+  const checks = settings.enable_pre_call_checks;
+  return (group, strategy) => {
+    if (strategy?.needsUsage) return true;
+    if (!checks) return false;
+    let has = limited.get(group);
+    if (has === undefined) {
+      has = hasMinuteLimits(group.endpoints);
+      limited.set(group, has);
+    }
+    return has;
+  };
+}
+
+/**
+ * Validates the model list and settings and builds the config: deployments, groups, the strategies
+ * (per routing group) and the call path composed for exactly the features in use. Throws ConfigError
+ * naming every problem; nothing is half-applied. `rebuildGroups`: the routing groups' strategies start
+ * afresh (an update that sets `routing_groups`).
  */
 export function buildRouterConfig(
   deployments: readonly DeploymentConfig[],
   raw: RouterSettings,
   runtime: RouterRuntime,
   hooks: ConfigHooks,
+  rebuildGroups = false,
 ): RouterConfig {
   const settings = parseSettings(raw, runtime.env);
-  assertSupportedSettings(settings);
   const built = buildDeployments(deployments, settings.default_svc_params, runtime.env, runtime.adapters);
   const hasFallbacks = (group: string) =>
     listedFor(settings.fallbacks, group).length > 0 || settings.default_fallbacks.length > 0;
@@ -102,12 +181,13 @@ export function buildRouterConfig(
     hasFallbacks,
   });
   checkFallbackNames(settings, registry.groupNames());
-  const strategy = strategyOf(settings, runtime);
+  const routing = routingOf(settings, runtime, rebuildGroups);
   const config = {} as { -readonly [K in keyof RouterConfig]: RouterConfig[K] };
-  const noDeployments = (group: ModelGroup, request: Readonly<Record<string, unknown>>) =>
-    hooks.noDeployments(config, group, request);
-  const weightedFailover =
-    settings.enable_weighted_failover && settings.routing_strategy === 'simple-shuffle';
+  const noDeployments = (group: ModelGroup, request: Readonly<Record<string, unknown>>, seconds?: number) =>
+    hooks.noDeployments(config, group, request, seconds);
+  const { weightedFailover } = routing;
+  const countsUsage = usageRule(settings);
+  const usageRead = settings.enable_pre_call_checks || routing.strategies.some((s) => s.needsUsage);
 
   const cacheLayers: Layer[] = [];
   if (settings.cache_responses) {
@@ -144,8 +224,9 @@ export function buildRouterConfig(
         tracker: runtime.tracker,
         limiter: runtime.limiter,
         now: runtime.now,
-        strategyFor: () => strategy,
+        strategyFor: routing.strategyFor,
         noDeployments,
+        ...(usageRead && { usage: { counters: runtime.usage, appliesTo: countsUsage } }),
       },
       { limited: registry.limited, weightedFailover },
     ),
@@ -182,6 +263,7 @@ export function buildRouterConfig(
     logger: loggerFor(settings, runtime.injectedLogger, { secrets: () => runtime.providers.secrets() }),
     handler: configured ? withFallbacks : lean,
     handlerWithFallbacks: withFallbacks,
+    countsUsage,
   } satisfies RouterConfig);
   return Object.freeze(config);
 }

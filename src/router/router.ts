@@ -107,7 +107,8 @@ export class Router extends EventEmitter<RouterEvents> {
     this.#storeSettings = initial;
     this.#ownsStore = deps.store === undefined;
     this.#hooks = {
-      noDeployments: (config, group, request) => this.#noDeployments(config, group, request),
+      noDeployments: (config, group, request, seconds) =>
+        this.#noDeployments(config, group, request, seconds),
       onFallback: (from, to, error) => {
         this.#config.logger.info(`falling back from ${from} to ${to}: ${error.message}`, {
           from,
@@ -127,8 +128,8 @@ export class Router extends EventEmitter<RouterEvents> {
     this.#runtime.listen(() => this.#config);
   }
 
-  #build(deployments: readonly DeploymentConfig[], raw: RouterSettings): RouterConfig {
-    const config = buildRouterConfig(deployments, raw, this.#runtime, this.#hooks);
+  #build(deployments: readonly DeploymentConfig[], raw: RouterSettings, rebuildGroups = false): RouterConfig {
+    const config = buildRouterConfig(deployments, raw, this.#runtime, this.#hooks, rebuildGroups);
     if (!sameStoreSettings(config.settings, this.#storeSettings))
       throw new ConfigError('router settings', [
         'redis_*, cache_kwargs.namespace: the store is built once, with the router; create a new Router to change it',
@@ -150,10 +151,12 @@ export class Router extends EventEmitter<RouterEvents> {
   /**
    * Changes settings at runtime (validated like the constructor's; a bad value throws and changes
    * nothing). Keys not given keep their values. Calls in flight finish on the settings they started
-   * with; cooldowns, in-flight counts and what strategies learned carry over.
+   * with; cooldowns, in-flight counts and what strategies learned carry over, except that setting
+   * `routing_groups` starts every routing group's strategy afresh (spec 10.3).
    */
   updateSettings(partial: RouterSettings): void {
-    this.#config = this.#build(this.#config.deployments, { ...this.#config.raw, ...partial });
+    const raw = { ...this.#config.raw, ...partial };
+    this.#config = this.#build(this.#config.deployments, raw, partial.routing_groups !== undefined);
   }
 
   /** Replaces the routing strategy with a `RoutingStrategy` or a custom strategy object (CONTRACT 2.6). */
@@ -384,10 +387,15 @@ export class Router extends EventEmitter<RouterEvents> {
     );
   }
 
-  #noDeployments(config: RouterConfig, group: ModelGroup, request: Readonly<Record<string, unknown>>) {
+  #noDeployments(
+    config: RouterConfig,
+    group: ModelGroup,
+    request: Readonly<Record<string, unknown>>,
+    seconds: number | undefined,
+  ) {
     return noDeploymentsError(
       group.name,
-      this.#runtime.tracker.secondsUntilAvailable(group.ids, this.#runtime.now()),
+      seconds ?? this.#runtime.tracker.secondsUntilAvailable(group.ids, this.#runtime.now()),
       config.settings.enable_pre_call_checks,
       requestedRegion(request),
     );

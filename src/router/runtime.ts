@@ -4,6 +4,7 @@ import { Alerter } from '../alerting/alerter.js';
 import { failedCallAlert, outcomeAlert } from '../alerting/call-alerts.js';
 import { type AnswerStore, Flights, memoryAnswers, storeAnswers } from '../cache/response-cache.js';
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
+import { UsageCounters } from '../checks/usage-counters.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
@@ -16,6 +17,7 @@ import { RedisStore } from '../stores/redis-store.js';
 import type { Store } from '../stores/store.js';
 import { StoreHealth, watchedStore } from '../stores/store-health.js';
 import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/strategy.js';
+import type { ModelGroup } from '../types/index.js';
 import type { Call } from './call.js';
 import { CallObserver } from './call-observer.js';
 import { Executor } from './executor.js';
@@ -64,6 +66,14 @@ export interface RuntimeSettings {
   redis?: RedisStoreOptions | undefined;
 }
 
+/** What the runtime's listeners read of the config in force. */
+export interface CurrentConfig {
+  cooldown: CooldownSettings;
+  logger: Logger;
+  /** Whether calls of a group, chosen by this strategy, count their tokens per minute. */
+  countsUsage(group: ModelGroup, strategy: RoutingStrategy | undefined): boolean;
+}
+
 /**
  * Everything a router keeps for its whole life, built once and released by `close()`: store, clock,
  * random source, HTTP pools, cooldown tracker, in-flight counts, strategy instances and provider auth
@@ -80,6 +90,8 @@ export class RouterRuntime {
   readonly tracker: CooldownTracker;
   readonly limiter = new ConcurrencyLimiter();
   readonly outcomes = new OutcomeChannel();
+  /** Requests and tokens per deployment per minute, in the store (`rpm`/`tpm` limits, usage strategies). */
+  readonly usage: UsageCounters;
   readonly observer: CallObserver;
   /** Adapters by provider and prefix. */
   readonly adapters: ProviderRegistry;
@@ -104,6 +116,7 @@ export class RouterRuntime {
     this.env = deps.env ?? process.env;
     this.store = this.#storeFor(deps.store, settings.redis, emitter);
     this.#shared = deps.store !== undefined || settings.redis !== undefined;
+    this.usage = new UsageCounters(this.store, () => undefined); // the store's health watch reports outages
     this.adapters = createProviderRegistry(deps.providers ?? []);
     this.injectedLogger = deps.logger;
     this.http = new HttpClient({ connections: settings.connections });
@@ -180,12 +193,16 @@ export class RouterRuntime {
       now: this.now,
       store: this.store,
       inFlight: (id) => this.limiter.inFlight(id),
+      inFlightCounter: (id) => this.limiter.counter(id),
     };
   }
 
-  /** The strategy instance kept under `key`, built on first use: it survives settings changes. */
-  strategy(key: string, create: () => RoutingStrategy): RoutingStrategy {
-    let strategy = this.#strategies.get(key);
+  /**
+   * The strategy instance kept under `key`, built on first use: it survives settings changes. `fresh`
+   * replaces a kept one with a new instance (its state starts over).
+   */
+  strategy(key: string, create: () => RoutingStrategy, fresh = false): RoutingStrategy {
+    let strategy = fresh ? undefined : this.#strategies.get(key);
     if (!strategy) {
       strategy = create();
       this.#strategies.set(key, strategy);
@@ -209,6 +226,11 @@ export class RouterRuntime {
     return this.#answers.store;
   }
 
+  /** Forgets the strategy instances not under these keys (the config no longer uses them). */
+  retainStrategies(keys: ReadonlySet<string>): void {
+    for (const key of this.#strategies.keys()) if (!keys.has(key)) this.#strategies.delete(key);
+  }
+
   /** Runs `release` if `target` is garbage-collected before `unwatch(target)`. */
   watch(target: object, release: () => void): void {
     this.#abandoned.register(target, release, target);
@@ -221,7 +243,7 @@ export class RouterRuntime {
   /** Wires the outcome channel: slots, cooldowns, strategies, events and the log all learn from it. */
   listen(current: () => CurrentConfig): void {
     this.#current = current;
-    const { tracker, limiter, observer, now } = this;
+    const { tracker, limiter, observer, now, usage } = this;
     this.outcomes.listen((o) => {
       if (o.kind === 'cache_hit') return; // no slot was taken, nothing was learned
       const id = o.endpoint.deployment.id;
@@ -249,6 +271,11 @@ export class RouterRuntime {
         stream: o.stream,
         totalTokens: o.usage?.total_tokens,
       });
+    });
+    this.outcomes.listen((o) => {
+      const tokens = o.usage?.total_tokens;
+      if (tokens && current().countsUsage(o.group, o.strategy))
+        usage.countTokens(o.endpoint.deployment, tokens, now());
     });
     this.outcomes.listen((o) => {
       if (o.kind === 'failure') observer.failed(o, o.error!);

@@ -1,5 +1,5 @@
 import type { Store } from '../stores/store.js';
-import type { Deployment } from '../types/index.js';
+import type { Deployment, MinuteUsage } from '../types/index.js';
 
 /** What a strategy may look at to choose. */
 export interface SelectionContext {
@@ -7,6 +7,13 @@ export interface SelectionContext {
   readonly model: string;
   /** The caller's request (messages, input, metadata, ...). */
   readonly request: Readonly<Record<string, unknown>>;
+  /**
+   * This minute's usage of each candidate (`usage[i]` is `candidates[i]`'s), read from the store in one
+   * `getMany` before `select`: set when the strategy has `needsUsage`, or pre-call checks are on and the
+   * group sets `rpm`/`tpm`. Deployments at their limits are already left out. Undefined otherwise, and
+   * when the store could not be read: treat it as no usage.
+   */
+  readonly usage?: readonly MinuteUsage[] | undefined;
 }
 
 /** What happened on a deployment, for strategies that learn (latency, usage). */
@@ -37,6 +44,12 @@ export interface RoutingStrategy {
   ): Deployment | undefined | Promise<Deployment | undefined>;
   /** Told of every finished attempt routed by it (optional). */
   onOutcome?(outcome: CallOutcome): void;
+  /**
+   * Asks the router for the candidates' minute usage (`context.usage`): it then reads their counters
+   * before each selection, leaves out deployments at their `rpm`/`tpm`, and counts each request it
+   * sends and the tokens each call used. @default false
+   */
+  readonly needsUsage?: boolean;
 }
 
 /** A source of uniform random numbers in [0, 1). */
@@ -46,10 +59,20 @@ export type RandomSource = () => number;
 export interface StrategyDeps {
   random: RandomSource;
   now: () => number;
-  /** Where state shared across router processes lives (usage counters, latency windows). */
+  /**
+   * Where state shared across router processes lives. The built-in strategies keep none of their own
+   * here: the router reads and counts minute usage for them (`needsUsage`), and latency and in-flight
+   * counts are this process's own measurements.
+   */
   store: Store;
   /** Calls in flight on a deployment in this process. */
   inFlight(id: string): number;
+  /**
+   * The same count as a live object (`value` changes; one object per id for the router's life), for a
+   * strategy that reads every candidate's count on each pick and keeps these instead of looking ids up.
+   * Optional: without it, `inFlight` is used.
+   */
+  inFlightCounter?(id: string): { readonly value: number };
 }
 
 /** `routing_strategy_args` as written in settings. */

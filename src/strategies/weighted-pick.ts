@@ -34,6 +34,47 @@ export function selectionWeights(candidates: readonly Deployment[]): number[] {
 }
 
 /**
+ * The running totals of the candidates' selection weights: `totals[i]` is the sum of the weights of
+ * candidates 0..i. Pure.
+ */
+export function cumulativeWeights(candidates: readonly Deployment[]): Float64Array {
+  const weights = selectionWeights(candidates);
+  const totals = new Float64Array(weights.length);
+  let total = 0;
+  for (let i = 0; i < weights.length; i++) {
+    total += weights[i]!;
+    totals[i] = total;
+  }
+  return totals;
+}
+
+/**
+ * Picks one candidate with probability proportional to its weight, given the running totals of the
+ * weights (`cumulativeWeights`): a binary search, O(log n). Uniform when every weight is zero. Pure
+ * given `random`.
+ */
+export function pickByTotals(
+  candidates: readonly Deployment[],
+  totals: Float64Array,
+  random: RandomSource,
+): Deployment | undefined {
+  const n = candidates.length;
+  if (n <= 1) return candidates[0];
+  const total = totals[n - 1]!;
+  if (!(total > 0)) return candidates[Math.floor(random() * n)];
+  const point = random() * total;
+  // the first candidate whose running total passes the point (zero weights are never chosen)
+  let low = 0;
+  let high = n - 1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (totals[mid]! > point) high = mid;
+    else low = mid + 1;
+  }
+  return candidates[low];
+}
+
+/**
  * Picks one candidate with probability proportional to its selection weight; uniform when every
  * weight is zero. Pure given `random`.
  */
@@ -41,16 +82,6 @@ export function weightedPick(
   candidates: readonly Deployment[],
   random: RandomSource,
 ): Deployment | undefined {
-  const n = candidates.length;
-  if (n <= 1) return candidates[0];
-  const weights = selectionWeights(candidates);
-  let total = 0;
-  for (const w of weights) total += w;
-  if (total <= 0) return candidates[Math.floor(random() * n)];
-  let point = random() * total;
-  for (let i = 0; i < n; i++) {
-    point -= weights[i]!;
-    if (point < 0) return candidates[i];
-  }
-  return candidates[n - 1];
+  if (candidates.length <= 1) return candidates[0];
+  return pickByTotals(candidates, cumulativeWeights(candidates), random);
 }

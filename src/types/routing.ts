@@ -40,3 +40,13 @@ export interface ModelGroup {
    */
   readonly coolable: boolean;
 }
+
+/**
+ * What a deployment served in the current wall-clock minute, across every router on the store:
+ * requests sent (counted when the router picks it) and tokens used (counted when a call reports its
+ * usage). Compared with its `rpm` and `tpm`.
+ */
+export interface MinuteUsage {
+  readonly rpm: number;
+  readonly tpm: number;
+}

@@ -5,6 +5,7 @@ import { isRequestFault } from '../../errors/request-fault.js';
 import { RouterError } from '../../errors/router-error.js';
 import { rateLimitBackoffMs, serverErrorBackoffMs } from '../../policies/backoff.js';
 import { maxRetries, policyKeyOf, type RetryPolicy, retriesFor } from '../../policies/retry-policy.js';
+import type { ModelGroup } from '../../types/index.js';
 import type { Call, Handler, Layer, Routed } from '../call.js';
 
 export interface RetryOptions {
@@ -13,8 +14,8 @@ export interface RetryOptions {
   /** `retry_after` in ms: the least wait before retrying a rate limit. */
   retryAfterMs: number;
   maxFallbacks: number;
-  /** `enable_weighted_failover` with simple-shuffle. */
-  weightedFailover: boolean;
+  /** Whether a group routes with weighted failover (`enable_weighted_failover` with simple-shuffle). */
+  weightedFailover(group: ModelGroup): boolean;
 }
 
 export interface RetryDeps {
@@ -59,7 +60,7 @@ async function retry<T>(
   options: RetryOptions,
   deps: RetryDeps,
 ): Promise<Routed<T>> {
-  const failover = options.weightedFailover && call.asyncEntry;
+  const failover = options.weightedFailover(call.group) && call.asyncEntry;
   const numRetries = call.numRetries ?? options.numRetries;
   const retries = failover ? options.maxFallbacks : maxRetries(numRetries, options.retryPolicy);
   const used = new Map<string, number>();

@@ -1,4 +1,6 @@
 import type { ConcurrencyLimiter } from '../../checks/concurrency-limiter.js';
+import { secondsToNextMinute, underLimits } from '../../checks/minute-limits.js';
+import type { UsageCounters } from '../../checks/usage-counters.js';
 import type { CooldownTracker } from '../../cooldown/cooldown-tracker.js';
 import {
   InternalServerError,
@@ -8,7 +10,7 @@ import {
 import { sleep } from '../../policies/wait.js';
 import { isPromise } from '../../stores/store.js';
 import type { RoutingStrategy } from '../../strategies/strategy.js';
-import type { Endpoint, ModelGroup } from '../../types/index.js';
+import type { Endpoint, MinuteUsage, ModelGroup, Tier } from '../../types/index.js';
 import type { Call, Handler, Layer, Routed } from '../call.js';
 import { type CandidatePool, candidatePool } from '../candidates.js';
 
@@ -18,15 +20,35 @@ export interface SelectDeps {
   now(): number;
   /** The strategy of a group under the current config. */
   strategyFor(group: ModelGroup): RoutingStrategy;
-  /** The "no deployments" error for a group (message of CONTRACT 2.5). */
-  noDeployments(group: ModelGroup, request: Readonly<Record<string, unknown>>): NoDeploymentsAvailableError;
+  /**
+   * The "no deployments" error for a group (message of CONTRACT 2.5); `seconds` is when to try again
+   * when the select layer knows better than the cooldowns (every candidate at its per-minute limit).
+   */
+  noDeployments(
+    group: ModelGroup,
+    request: Readonly<Record<string, unknown>>,
+    seconds?: number,
+  ): NoDeploymentsAvailableError;
+  /**
+   * Minute usage (`rpm`/`tpm`): for the groups it applies to, the candidates' counters are read before
+   * each pick (deployments at their limits are left out, the rest passed to the strategy as
+   * `context.usage`) and each routed request is counted. Absent: no group reads usage.
+   */
+  usage?: {
+    counters: UsageCounters;
+    /** Whether calls of this group (chosen by this strategy) read and count minute usage. */
+    appliesTo(group: ModelGroup, strategy: RoutingStrategy): boolean;
+  };
 }
 
 export interface SelectOptions {
   /** Some endpoint has a concurrency limit: count slots and wait for one when all are full. */
   limited: boolean;
-  /** `enable_weighted_failover` with simple-shuffle: failed deployments are never reused by a call. */
-  weightedFailover: boolean;
+  /**
+   * Whether a group routes with weighted failover (`enable_weighted_failover` with simple-shuffle):
+   * failed deployments are never reused by its calls.
+   */
+  weightedFailover(group: ModelGroup): boolean;
 }
 
 function strategyMiss(
@@ -42,11 +64,13 @@ function strategyMiss(
 }
 
 /**
- * Chooses the endpoint of the next attempt among the current tier's candidates (healthy, admitted, with
- * room) with the group's strategy, and claims it atomically: its concurrency slot and, when half-open,
- * its single trial. If the pick is the deployment the retry layer asked to back off from, the wait
- * happens first (bounded by the call's deadline). When every candidate is full, waits for a slot until
- * the call's deadline. With nothing to pick, throws NoDeploymentsAvailableError.
+ * Chooses the endpoint of the next attempt among the current tier's candidates (healthy, admitted,
+ * under their per-minute limits when those apply, with room) with the group's strategy, and claims it
+ * atomically: its concurrency slot and, when half-open, its single trial; then counts the request in
+ * the minute's usage when that applies. If the pick is the deployment the retry layer asked to back
+ * off from, the wait happens first (bounded by the call's deadline). When every candidate is full,
+ * waits for a slot until the call's deadline. With nothing to pick, throws NoDeploymentsAvailableError
+ * (with per-minute limits, saying when the minute turns).
  */
 export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
   const { tracker, limiter, now } = deps;
@@ -55,10 +79,14 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
       const { group } = call;
       const strategy = deps.strategyFor(group);
       call.strategy = strategy;
-      const strictExclusion = options.weightedFailover && call.asyncEntry;
+      const strictExclusion = options.weightedFailover(group) && call.asyncEntry;
+      const counters = deps.usage?.appliesTo(group, strategy) ? deps.usage.counters : undefined;
       for (;;) {
+        // both reads are issued before either is awaited: a pipelining store sends them together
         const refreshed = tracker.refresh(group);
+        let usage = counters?.read(call.tier.deployments, now());
         if (isPromise(refreshed)) await refreshed;
+        if (isPromise(usage)) usage = await usage;
         const pool = candidatePool(
           call.tier,
           {
@@ -69,11 +97,16 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
             excluded: call.excluded,
             timedOut: call.timedOut,
             strictExclusion,
+            usage,
           },
           now(),
         );
         if (pool.endpoints.length === 0) {
-          if (pool.full === 0) throw deps.noDeployments(group, call.request);
+          if (pool.full === 0) {
+            const seconds =
+              usage && pool.overLimit > 0 ? limitWait(call.tier, usage, tracker, now()) : undefined;
+            throw deps.noDeployments(group, call.request, seconds);
+          }
           await limiter.waitForRoom(group.name, call.deadline, now(), call.signal);
           continue;
         }
@@ -98,10 +131,22 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
           limiter.release(id);
           continue;
         }
+        counters?.countRequest(endpoint.deployment, now());
         call.endpoint = endpoint;
         return next(call);
       }
     };
+}
+
+/**
+ * Whole seconds until a tier with deployments at their per-minute limits may serve again: when the
+ * minute turns, or sooner when a deployment under its limits ends its cooldown.
+ */
+function limitWait(tier: Tier, usage: readonly MinuteUsage[], tracker: CooldownTracker, now: number): number {
+  const nextMinute = secondsToNextMinute(now);
+  const under = tier.deployments.filter((d, i) => underLimits(d, usage[i])).map((d) => d.id);
+  const cooling = under.length > 0 ? tracker.secondsUntilAvailable(under, now) : 0;
+  return cooling > 0 ? Math.min(cooling, nextMinute) : nextMinute;
 }
 
 function pick<T>(
@@ -109,7 +154,11 @@ function pick<T>(
   pool: CandidatePool,
   call: Call<T>,
 ): Promise<Endpoint | undefined> | Endpoint | undefined {
-  const selected = strategy.select(pool.deployments, { model: call.group.name, request: call.request });
+  const selected = strategy.select(pool.deployments, {
+    model: call.group.name,
+    request: call.request,
+    usage: pool.usage,
+  });
   if (isPromise(selected))
     return selected.then((chosen) => chosen && pool.endpoints[pool.deployments.indexOf(chosen)]);
   return selected && pool.endpoints[pool.deployments.indexOf(selected)];

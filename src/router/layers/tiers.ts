@@ -27,6 +27,8 @@ export function tiersLayer(deps: TiersDeps): Layer {
         return next(call);
       }
       let lastFailure: RouterError | undefined;
+      // the soonest "try again" of the tiers that had nothing available (cooldowns, per-minute limits)
+      let soonest: NoDeploymentsAvailableError | undefined;
       for (const tier of group.tiers) {
         call.tier = tier;
         try {
@@ -34,11 +36,14 @@ export function tiersLayer(deps: TiersDeps): Layer {
         } catch (err) {
           if (call.signal?.aborted || isRequestFault(err)) throw err;
           const error = err as RouterError;
-          if (NoDeploymentsAvailableError.isInstance(error)) continue;
+          if (NoDeploymentsAvailableError.isInstance(error)) {
+            if (!soonest || (error.retryAfterMs ?? 0) < (soonest.retryAfterMs ?? 0)) soonest = error;
+            continue;
+          }
           lastFailure = error;
           if (!isDeploymentFailure(error)) throw error;
         }
       }
-      throw lastFailure ?? deps.noDeployments(group, call.request);
+      throw lastFailure ?? soonest ?? deps.noDeployments(group, call.request);
     };
 }

@@ -35,7 +35,7 @@ function setUp(steps: Step[], options: Partial<RetryOptions> = {}) {
       retryPolicy: undefined,
       retryAfterMs: 0,
       maxFallbacks: 5,
-      weightedFailover: false,
+      weightedFailover: () => false,
       ...options,
     },
     { tracker: cooldowns, now: clock.now, random: () => 0 },
@@ -220,7 +220,7 @@ describe('retry layer', () => {
   });
 
   describe('with weighted failover', () => {
-    const failover = { weightedFailover: true, numRetries: 0, maxFallbacks: 2 };
+    const failover = { weightedFailover: () => true, numRetries: 0, maxFallbacks: 2 };
 
     it('bounds the hops of an async call by max_fallbacks', async () => {
       const errors = [serverError('a', 'one'), serverError('b', 'two'), serverError('c', 'three'), 'never'];

@@ -38,7 +38,7 @@ function setUp(
   const { next, seen } = scriptedNext();
   const select = selectLayer(
     { ...world, now: clock.now, strategyFor: () => strategy, noDeployments },
-    { limited: options.limited ?? false, weightedFailover: options.weightedFailover ?? false },
+    { limited: options.limited ?? false, weightedFailover: () => options.weightedFailover ?? false },
   )(next);
   const call = (overrides: Partial<Call<string>> = {}) => fakeCall(group(endpoints), overrides);
   return { ...world, clock, select, call, seen, strategy };
@@ -274,7 +274,7 @@ describe('select layer', () => {
         strategyFor: () => strategy,
         noDeployments,
       },
-      { limited: false, weightedFailover: false },
+      { limited: false, weightedFailover: () => false },
     )(next);
     expect(await chosen(select(fakeCall(group([a, b]))))).toBe('b');
     expect(ours.stateOf('a', NOW).state).toBe('cooling');

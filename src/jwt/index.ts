@@ -1,14 +1,32 @@
 /**
  * `@svc/router/jwt`: JWT/OIDC authentication for custom servers and the proxy, framework-agnostic.
- * Being built: settings, key sets and token verification so far.
+ * docs/jwt.md shows it per identity provider.
  */
+export { createJwtAuth, type JwtAuth } from './create-jwt-auth.js';
 export {
   JWT_AUTH_ERROR_CODES,
   JwtAuthError,
   type JwtAuthErrorBody,
   type JwtAuthErrorCode,
 } from './errors.js';
+export { MemoryJwtDirectory, type MemoryJwtDirectorySeed } from './memory-directory.js';
 export { parseJwtSettings } from './parse-settings.js';
-export { ROUTE_GROUP_NAMES, ROUTE_GROUPS, type RouteGroupName } from './route-groups.js';
+export { normalizePath } from './path.js';
+export { isRouteGroupName, ROUTE_GROUP_NAMES, ROUTE_GROUPS, type RouteGroupName } from './route-groups.js';
+export { createRouteMatcher, matchRoute, type RouteMatch, type RouteMatcher } from './route-matcher.js';
 export type { CustomValidate, JwtAuthSettings, ResolvedJwtSettings } from './settings-schema.js';
+export type {
+  AuthContext,
+  AuthKind,
+  AuthRequest,
+  HeadersLike,
+  InternalRole,
+  JwtAuthDeps,
+  KeyMappingRecord,
+  MaybePromise,
+  OrganizationRecord,
+  TeamRecord,
+  UserRecord,
+  UserRole,
+} from './types.js';
 export { ALLOWED_ALGORITHMS, MAX_TOKEN_LENGTH } from './verify.js';

@@ -116,6 +116,9 @@ function translate(err: unknown): JwtAuthError {
       { cause: err },
     );
   }
+  if (err instanceof errors.JOSEError && /Extension Header Parameter|"crit"/.test(err.message)) {
+    return invalid('Token has a critical header extension that is not understood (crit)', err);
+  }
   if (err instanceof errors.JWTExpired)
     return new JwtAuthError('token_expired', 'Token has expired', { cause: err });
   if (err instanceof errors.JWTClaimValidationFailed) {
@@ -149,9 +152,6 @@ function translate(err: unknown): JwtAuthError {
         cause: err,
       },
     );
-  }
-  if (err instanceof errors.JWSInvalid && /Extension Header Parameter/.test(err.message)) {
-    return invalid('Token has a critical header extension that is not understood (crit)', err);
   }
   return invalid('The bearer token is not a valid JWT', err);
 }

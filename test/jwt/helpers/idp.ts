@@ -31,6 +31,8 @@ export interface SignOptions {
   typ?: string | null;
   key?: CryptoKey | Uint8Array;
   header?: Record<string, unknown>;
+  /** Extensions the signer should accept in `crit` (jose refuses to sign unknown ones otherwise). */
+  crit?: Record<string, boolean>;
   /** Seconds from now; null leaves `exp` out. */
   expiresIn?: number | null;
 }
@@ -179,7 +181,7 @@ export async function startIdp(options: { keys?: SigningKey[] } = {}): Promise<T
       if (o.expiresIn !== null && !('exp' in claims)) body.exp = now() + (o.expiresIn ?? 600);
       return new SignJWT(body)
         .setProtectedHeader(header as { alg: string })
-        .sign((o.key ?? signer!.privateKey) as CryptoKey);
+        .sign((o.key ?? signer!.privateKey) as CryptoKey, o.crit ? { crit: o.crit } : undefined);
     },
     async rotate() {
       const key = await newKey('RS256', `rsa-${keys.length + 1}`);

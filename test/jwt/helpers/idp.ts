@@ -45,6 +45,8 @@ export interface TestIdp {
   tokenEndpoint: string;
   /** Requests served, by path (`/jwks`, `/.well-known/openid-configuration`, `/me`, `/token`). */
   hits: Record<string, number>;
+  /** The last Authorization header received, by path. */
+  authorizations: Record<string, string | undefined>;
   keys: SigningKey[];
   sign(claims: Record<string, unknown>, options?: SignOptions): Promise<string>;
   /** Faults by path; delete an entry to heal. */
@@ -99,6 +101,7 @@ export async function startIdp(options: { keys?: SigningKey[] } = {}): Promise<T
   const keys = options.keys ?? [await newKey('RS256', 'rsa-1'), await newKey('ES256', 'ec-1')];
   const accounts = new Map<string, Record<string, unknown>>();
   const hits: Record<string, number> = {};
+  const authorizations: Record<string, string | undefined> = {};
   const faults = new Map<string, Fault>();
   let provider: Provider | undefined;
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
@@ -106,6 +109,7 @@ export async function startIdp(options: { keys?: SigningKey[] } = {}): Promise<T
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     hits[path] = (hits[path] ?? 0) + 1;
+    authorizations[path] = req.headers.authorization;
     const fault = faults.get(path);
     const answer = () => {
       if (fault?.drop) return req.socket.destroy();
@@ -168,6 +172,7 @@ export async function startIdp(options: { keys?: SigningKey[] } = {}): Promise<T
     userinfoEndpoint: `${issuer}/me`,
     tokenEndpoint: `${issuer}/token`,
     hits,
+    authorizations,
     keys,
     faults,
     async sign(claims, o = {}) {

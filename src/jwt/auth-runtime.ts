@@ -10,6 +10,7 @@ import { type AuthStore, guardStore } from './store.js';
 import { createRoleMap } from './sync.js';
 import type { InternalRole, JwtAuthDeps, UserRole } from './types.js';
 import { UserInfoClient } from './userinfo.js';
+import { createVerifier, type JwtVerifier } from './verify.js';
 
 /** Claim readers of the `*_jwt_field` settings that are set. */
 export interface FieldReaders {
@@ -42,6 +43,7 @@ export interface AuthRuntime {
   settings: ResolvedJwtSettings;
   store: AuthStore;
   keySets: KeySets;
+  verify: JwtVerifier;
   userinfo: UserInfoClient | undefined;
   oauth2: OAuth2Validator | undefined;
   keyMappings: KeyMappings | undefined;
@@ -78,13 +80,18 @@ export function buildAuthRuntime(settings: ResolvedJwtSettings, deps: JwtAuthDep
   const byRole = new Map<InternalRole, RouteMatcher>();
   for (const p of settings.role_permissions) if (p.routes) byRole.set(p.role, createRouteMatcher(p.routes));
   const store = guardStore(deps);
+  const keySets = new KeySets(settings.public_key_urls, {
+    ttlMs: ms(settings.public_key_ttl),
+    cooldownMs: ms(settings.public_key_refetch_cooldown),
+    timeoutMs,
+  });
   return {
     settings,
     store,
-    keySets: new KeySets(settings.public_key_urls, {
-      ttlMs: ms(settings.public_key_ttl),
-      cooldownMs: ms(settings.public_key_refetch_cooldown),
-      timeoutMs,
+    keySets,
+    verify: createVerifier(keySets, {
+      audiences: settings.audiences,
+      clockToleranceSeconds: settings.clock_tolerance,
     }),
     userinfo:
       settings.oidc_userinfo_enabled && settings.oidc_userinfo_endpoint

@@ -9,7 +9,7 @@ import { normalizePath } from './path.js';
 import type { JwtAuthSettings } from './settings-schema.js';
 import { msUntilExp } from './ttl-cache.js';
 import type { AuthContext, AuthRequest, JwtAuthDeps } from './types.js';
-import { looksLikeJwt, MAX_TOKEN_LENGTH, unverifiedClaims, verifyJwt } from './verify.js';
+import { decodeCompact, MAX_TOKEN_LENGTH } from './verify.js';
 
 /** What `createJwtAuth` returns. */
 export interface JwtAuth {
@@ -90,24 +90,21 @@ async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<Auth
     method: request.method,
     teamHeader: headerValue(request.headers, TEAM_HEADER)?.trim() || undefined,
   };
-  const isJwt = looksLikeJwt(token);
+  const parts = decodeCompact(token);
 
   // OAuth2 (spec 5.6) on model and info routes: opaque tokens in global mode, and JWTs a routing
   // override picks (by unverified claims: they choose the path, the token info endpoint then decides)
   if (rt.oauth2 && (llm || rt.routes.info(path))) {
-    const picked = isJwt ? rt.overrideMatches(unverifiedClaims(token) ?? {}) : rt.settings.enable_oauth2_auth;
+    const picked = parts ? rt.overrideMatches(parts.claims ?? {}) : rt.settings.enable_oauth2_auth;
     if (picked) return viaOAuth2(rt, token, req);
   }
 
-  if (!isJwt || rt.keySets.size === 0) {
+  if (!parts || rt.keySets.size === 0) {
     if (rt.userinfo) return resolveIdentity(rt, await rt.userinfo.claims(token), 'userinfo', req);
     throw new JwtAuthError('not_a_jwt', 'The bearer token is not a JWT');
   }
 
-  const payload = (await verifyJwt(token, rt.keySets, {
-    audiences: rt.settings.audiences,
-    clockToleranceSeconds: rt.settings.clock_tolerance,
-  })) as Claims;
+  const payload = (await rt.verify(token, parts)) as Claims;
   await runCustomValidate(rt, payload);
 
   if (rt.keyMappings) {

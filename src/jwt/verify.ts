@@ -1,7 +1,5 @@
 import {
   type CryptoKey,
-  decodeJwt,
-  decodeProtectedHeader,
   errors,
   type JWTPayload,
   type JWTVerifyGetKey,
@@ -35,23 +33,42 @@ export const MAX_TOKEN_LENGTH = 16 * 1024;
 
 const ALLOWED_TYPES = new Set(['jwt', 'at+jwt']);
 
-/** Whether a bearer value has the shape of a compact JWS (three base64url parts, a JSON header). */
-export function looksLikeJwt(token: string): boolean {
-  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) return false;
-  try {
-    return typeof decodeProtectedHeader(token).alg === 'string';
-  } catch {
-    return false;
-  }
+/** The two JSON parts of a compact JWS, decoded but not verified. */
+export interface CompactParts {
+  header: Record<string, unknown> & { alg: string };
+  /** Undefined when the payload is not a JSON object (the token is then invalid, not opaque). */
+  claims: JWTPayload | undefined;
 }
 
-/** The payload of a token, not verified: only to choose a key set or an OAuth2 route, never to trust. */
-export function unverifiedClaims(token: string): JWTPayload | undefined {
+const B64URL = /^[A-Za-z0-9_-]+$/;
+
+function jsonObject(part: string): Record<string, unknown> | undefined {
+  if (!B64URL.test(part)) return undefined;
   try {
-    return decodeJwt(token);
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Decodes a bearer value shaped like a compact JWS (three dot-separated base64url parts whose first is
+ * a JSON header with an `alg`), once, for every later step; undefined for anything else (an opaque
+ * token, a virtual key). Nothing here is verified: the claims may only choose a key set or an OAuth2
+ * route, never be trusted.
+ */
+export function decodeCompact(token: string): CompactParts | undefined {
+  const first = token.indexOf('.');
+  const second = token.indexOf('.', first + 1);
+  if (first <= 0 || second <= first + 1 || token.indexOf('.', second + 1) !== -1) return undefined;
+  const signature = token.slice(second + 1);
+  if (signature !== '' && !B64URL.test(signature)) return undefined;
+  const header = jsonObject(token.slice(0, first));
+  if (!header || typeof header.alg !== 'string') return undefined;
+  return { header: header as CompactParts['header'], claims: jsonObject(token.slice(first + 1, second)) };
 }
 
 export interface VerifyOptions {
@@ -61,18 +78,12 @@ export interface VerifyOptions {
 
 const invalid = (message: string, cause?: unknown) => new JwtAuthError('invalid_token', message, { cause });
 
-function checkHeader(token: string): void {
-  let header: ReturnType<typeof decodeProtectedHeader>;
-  try {
-    header = decodeProtectedHeader(token);
-  } catch (cause) {
-    throw invalid('The bearer token is not a valid JWT', cause);
-  }
+function checkHeader(header: CompactParts['header']): void {
   const { alg, typ } = header;
-  if (typeof alg !== 'string' || !ALLOWED_ALGORITHMS.includes(alg)) {
+  if (!ALLOWED_ALGORITHMS.includes(alg)) {
     throw new JwtAuthError(
       'algorithm_not_allowed',
-      `Token algorithm ${quoted(String(alg))} is not allowed; expected an asymmetric algorithm (RS*, PS*, ES*, EdDSA)`,
+      `Token algorithm ${quoted(alg)} is not allowed; expected an asymmetric algorithm (RS*, PS*, ES*, EdDSA)`,
     );
   }
   if (typ !== undefined) {
@@ -156,6 +167,9 @@ function translate(err: unknown): JwtAuthError {
   return invalid('The bearer token is not a valid JWT', err);
 }
 
+/** A token verifier bound to one auth instance's key sets and options (built once). */
+export type JwtVerifier = (token: string, parts?: CompactParts) => Promise<JWTPayload>;
+
 /**
  * Verifies a compact JWT: the header first (allowed algorithm, `typ` JWT or at+jwt when present), then
  * the signature with the key set the token's issuer picks, then `exp` (required, a number), `nbf`, the
@@ -163,28 +177,49 @@ function translate(err: unknown): JwtAuthError {
  * extensions are refused. Rejects with JwtAuthError: 401 for every token fault, 503 when the keys cannot
  * be fetched (never a pass).
  */
-export async function verifyJwt(
+export function createVerifier(keySets: KeySets, options: VerifyOptions): JwtVerifier {
+  const base: JWTVerifyOptions = {
+    algorithms: [...ALLOWED_ALGORITHMS],
+    clockTolerance: options.clockToleranceSeconds,
+    requiredClaims: ['exp'],
+    ...(options.audiences ? { audience: [...options.audiences] } : {}),
+  };
+  const bound = new Map<string, JWTVerifyOptions>();
+  const optionsFor = (issuer: string | undefined) => {
+    if (issuer === undefined) return base;
+    let o = bound.get(issuer);
+    if (!o) {
+      o = { ...base, issuer };
+      bound.set(issuer, o);
+    }
+    return o;
+  };
+  return (token, parts = decodeCompact(token)) => verify(token, parts, keySets, optionsFor);
+}
+
+/** {@link createVerifier} for one call. */
+export function verifyJwt(token: string, keySets: KeySets, options: VerifyOptions): Promise<JWTPayload> {
+  return createVerifier(keySets, options)(token);
+}
+
+async function verify(
   token: string,
+  parts: CompactParts | undefined,
   keySets: KeySets,
-  options: VerifyOptions,
+  optionsFor: (issuer: string | undefined) => JWTVerifyOptions,
 ): Promise<JWTPayload> {
   try {
-    checkHeader(token);
-    const claims = unverifiedClaims(token);
+    if (!parts) throw invalid('The bearer token is not a valid JWT');
+    checkHeader(parts.header);
+    const claims = parts.claims;
     if (!claims) throw invalid('The bearer token is not a valid JWT');
     const iss = typeof claims.iss === 'string' ? claims.iss : undefined;
     const candidates = await keySets.candidates(iss);
     if (candidates.length === 0) throw new JwtAuthError('issuer_not_allowed', 'Token issuer is not accepted');
-    const base: JWTVerifyOptions = {
-      algorithms: [...ALLOWED_ALGORITHMS],
-      clockTolerance: options.clockToleranceSeconds,
-      requiredClaims: ['exp'],
-      ...(options.audiences ? { audience: [...options.audiences] } : {}),
-    };
     let last: unknown;
     for (const { getKey, issuer } of candidates) {
       try {
-        return await verifyWith(token, getKey, issuer === undefined ? base : { ...base, issuer });
+        return await verifyWith(token, getKey, optionsFor(issuer));
       } catch (err) {
         // bare key sets share no issuer: the next one may hold this kid (kids like `rsa-1` collide)
         const tryNext =

@@ -88,6 +88,45 @@ async function privateJwk(key: SigningKey): Promise<JWK> {
   return { ...(await exportJWK(key.privateKey)), kid: key.kid, alg: key.alg, use: 'sig' };
 }
 
+type Stored = Record<string, unknown> & {
+  grantId?: string;
+  userCode?: string;
+  uid?: string;
+  consumed?: number;
+};
+
+/** oidc-provider's storage, in a Map (one per test provider; kept across restarts for rotation). */
+function memoryAdapter(store: Map<string, Stored>) {
+  return class {
+    constructor(private readonly name: string) {}
+    private key(id: string) {
+      return `${this.name}:${id}`;
+    }
+    async upsert(id: string, payload: Stored) {
+      store.set(this.key(id), payload);
+    }
+    async find(id: string) {
+      return store.get(this.key(id));
+    }
+    async findByUserCode(userCode: string) {
+      return [...store.values()].find((p) => p.userCode === userCode);
+    }
+    async findByUid(uid: string) {
+      return [...store.values()].find((p) => p.uid === uid);
+    }
+    async consume(id: string) {
+      const p = store.get(this.key(id));
+      if (p) p.consumed = Math.floor(Date.now() / 1000);
+    }
+    async destroy(id: string) {
+      store.delete(this.key(id));
+    }
+    async revokeByGrantId(grantId: string) {
+      for (const [k, p] of store) if (p.grantId === grantId) store.delete(k);
+    }
+  };
+}
+
 const TTL = {
   AccessToken: 600,
   ClientCredentials: 600,
@@ -103,6 +142,7 @@ export async function startIdp(options: { keys?: SigningKey[] } = {}): Promise<T
   const hits: Record<string, number> = {};
   const authorizations: Record<string, string | undefined> = {};
   const faults = new Map<string, Fault>();
+  const storage = new Map<string, Stored>();
   let provider: Provider | undefined;
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
 
@@ -126,6 +166,7 @@ export async function startIdp(options: { keys?: SigningKey[] } = {}): Promise<T
 
   const build = async () => {
     provider = new Provider(issuer, {
+      adapter: memoryAdapter(storage),
       jwks: { keys: await Promise.all(keys.map(privateJwk)) },
       clients: [
         {

@@ -1,8 +1,9 @@
 import { type AuthRuntime, buildAuthRuntime } from './auth-runtime.js';
+import { authorize, type RequestFacts } from './authorize.js';
 import type { Claims } from './claims.js';
 import { JwtAuthError, quoted } from './errors.js';
 import { bearerToken, headerValue } from './headers.js';
-import { finish, type RequestFacts, resolveIdentity } from './identity.js';
+import { resolveIdentity } from './identity.js';
 import { MemoryJwtDirectory } from './memory-directory.js';
 import { parseJwtSettings } from './parse-settings.js';
 import { normalizePath } from './path.js';
@@ -53,15 +54,16 @@ async function viaOAuth2(rt: AuthRuntime, token: string, req: RequestFacts): Pro
     claims: identity.claims,
     ...(identity.user_id !== undefined ? { user_id: identity.user_id } : {}),
   };
-  if (identity.user_role === 'proxy_admin') return finish(rt, req, { ...base, kind: 'admin' }, undefined, []);
+  if (identity.user_role === 'proxy_admin')
+    return authorize(rt, req, { ...base, kind: 'admin' }, undefined, []);
   if (identity.team_id !== undefined) {
     const team = await rt.store.getTeam(identity.team_id);
     if (team?.blocked) throw new JwtAuthError('team_blocked', `Team ${quoted(team.team_id)} is blocked`);
     const ctx = { ...base, kind: 'team' as const, team_id: identity.team_id, team_ids: [identity.team_id] };
-    return finish(rt, req, ctx, team, []);
+    return authorize(rt, req, ctx, team, []);
   }
   if (identity.user_id !== undefined)
-    return finish(rt, req, { ...base, kind: 'internal_user' }, undefined, []);
+    return authorize(rt, req, { ...base, kind: 'internal_user' }, undefined, []);
   throw new JwtAuthError('no_identity', 'The OAuth2 token identifies no admin, team or user');
 }
 

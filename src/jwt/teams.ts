@@ -33,6 +33,8 @@ export interface TeamSelectionInput extends TeamClaims {
   enforce: boolean;
   /** `team_id_upsert`: create the `teamId` team when missing. */
   upsert: boolean;
+  /** The `teamId` comes from a `team` role (`enforce_rbac`): it need not exist (spec 5.4). */
+  roleTeam?: boolean;
 }
 
 export interface TeamSelection {
@@ -92,7 +94,10 @@ export async function selectTeam(input: TeamSelectionInput, store: AuthStore): P
   let existing = 0;
   for (const id of candidates) {
     let team = known.has(id) ? known.get(id) : await store.getTeam(id);
-    if (!team && input.upsert && id === input.teamId) {
+    if (!team && id === input.teamId && input.roleTeam) {
+      // spend is tracked on a team object that need not exist; no record, no restrictions
+      team = { team_id: id };
+    } else if (!team && input.upsert && id === input.teamId) {
       team = { team_id: id };
       await store.upsertTeam(team);
     }

@@ -100,6 +100,18 @@ describe('enforce_rbac with role_mappings', () => {
     );
   });
 
+  test('x-svc-team-id still has to be one of the token teams', async () => {
+    await expectRefused(
+      authFor(idp, rbac).authenticate(
+        request(await idp.sign({ oid: 'obj-1', roles: ['gateway.consumer'] }), '/v1/chat/completions', {
+          headers: { 'x-svc-team-id': 'someone-else' },
+        }),
+      ),
+      403,
+      'team_not_in_token',
+    );
+  });
+
   test('a token whose roles map to nothing and that names no team or user is 403', async () => {
     const err = await expectRefused(
       authFor(idp, rbac).authenticate(

@@ -9,6 +9,7 @@ export {
   type JwtAuthErrorBody,
   type JwtAuthErrorCode,
 } from './errors.js';
+export { loadCustomValidate } from './load-custom-validate.js';
 export { MemoryJwtDirectory, type MemoryJwtDirectorySeed } from './memory-directory.js';
 export { parseJwtSettings } from './parse-settings.js';
 export { normalizePath } from './path.js';

@@ -1,7 +1,7 @@
 // Identity resolution (spec 5.3): admin scope, teams, aliases, organizations, users, end users, email
 // domain, upserts, custom_validate, store failures; each through authenticate() against a real IdP.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type JwtAuthDeps, MemoryJwtDirectory } from '../../src/jwt/index.js';
+import { createJwtAuth, type JwtAuthDeps, MemoryJwtDirectory } from '../../src/jwt/index.js';
 import { authFor, request } from './helpers/auth.js';
 import { startIdp, type TestIdp } from './helpers/idp.js';
 import { expectRefused } from './helpers/refusal.js';
@@ -42,6 +42,75 @@ describe('credentials', () => {
     const auth = authFor(idp, { public_allowed_routes: ['/v1/models'] });
     expect((await auth.authenticate(request(undefined, '/v1/models'))).kind).toBe('public');
     await expectRefused(auth.authenticate(request(undefined, '/health')), 401, 'missing_token');
+  });
+});
+
+describe('key and time settings through createJwtAuth', () => {
+  const adminToken = (claims: Record<string, unknown> = {}) =>
+    idp.sign({ scope: 'svc_proxy_admin', ...claims });
+
+  test('public_key_ttl: keys are fetched again once it has passed', async () => {
+    const auth = authFor(idp, { public_key_url: idp.jwksUri, public_key_ttl: 0.05 });
+    await auth.authenticate(request(await adminToken(), '/key/generate'));
+    const before = idp.hits['/jwks'] ?? 0;
+    await auth.authenticate(request(await adminToken(), '/key/generate'));
+    await new Promise((r) => setTimeout(r, 80));
+    await auth.authenticate(request(await adminToken(), '/key/generate'));
+    expect((idp.hits['/jwks'] ?? 0) - before).toBe(1);
+  });
+
+  test('public_key_refetch_cooldown: unknown kids fetch the keys at most once per cooldown', async () => {
+    const auth = authFor(idp, { public_key_url: idp.jwksUri, public_key_refetch_cooldown: 60 });
+    await auth.authenticate(request(await adminToken(), '/key/generate'));
+    const before = idp.hits['/jwks'] ?? 0;
+    for (const kid of ['a', 'b']) {
+      await expectRefused(
+        auth.authenticate(request(await idp.sign({}, { kid }), '/key/generate')),
+        401,
+        'unknown_signing_key',
+      );
+    }
+    expect(idp.hits['/jwks'] ?? 0).toBe(before);
+  });
+
+  test('clock_tolerance widens the accepted skew', async () => {
+    const token = await adminToken({ exp: Math.floor(Date.now() / 1000) - 20 });
+    await expectRefused(authFor(idp).authenticate(request(token, '/key/generate')), 401, 'token_expired');
+    expect(
+      (await authFor(idp, { clock_tolerance: 30 }).authenticate(request(token, '/key/generate'))).kind,
+    ).toBe('admin');
+  });
+
+  test('audience as a list accepts any of its entries', async () => {
+    const auth = authFor(idp, { audience: ['api://a', 'api://b'] });
+    expect(
+      (await auth.authenticate(request(await adminToken({ aud: 'api://b' }), '/key/generate'))).kind,
+    ).toBe('admin');
+  });
+
+  test('JWT_PUBLIC_KEY_URL and JWT_AUDIENCE are read from the environment when not set', async () => {
+    const saved = { url: process.env.JWT_PUBLIC_KEY_URL, aud: process.env.JWT_AUDIENCE };
+    process.env.JWT_PUBLIC_KEY_URL = `${idp.discoveryUrl},${idp.jwksUri}`;
+    process.env.JWT_AUDIENCE = 'api://env';
+    try {
+      const auth = createJwtAuth({});
+      expect(
+        (await auth.authenticate(request(await adminToken({ aud: 'api://env' }), '/key/generate'))).kind,
+      ).toBe('admin');
+      await expectRefused(
+        auth.authenticate(request(await adminToken({ aud: 'api://x' }), '/key/generate')),
+        401,
+        'audience_not_allowed',
+      );
+    } finally {
+      for (const [name, value] of [
+        ['JWT_PUBLIC_KEY_URL', saved.url],
+        ['JWT_AUDIENCE', saved.aud],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });
 
@@ -120,6 +189,15 @@ describe('teams (spec 5.3.1-2)', () => {
       request(await idp.sign({ client_id: 'search' })),
     );
     expect(ctx).toMatchObject({ kind: 'team', team_id: 'search', allowed_models: ['gpt-4o'] });
+  });
+
+  test('team_id_jwt_field: null stops reading client_id', async () => {
+    const auth = authFor(idp, { team_id_jwt_field: null }, directory());
+    await expectRefused(
+      auth.authenticate(request(await idp.sign({ client_id: 'search' }))),
+      403,
+      'no_identity',
+    );
   });
 
   test('team_id_jwt_field names another claim, with dot notation', async () => {

@@ -103,6 +103,7 @@ async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<Auth
 
   if (!parts || rt.keySets.size === 0) {
     if (rt.userinfo) return resolveIdentity(rt, await rt.userinfo.claims(token), 'userinfo', req);
+    if (parts) throw new JwtAuthError('issuer_not_allowed', 'No key set is configured to verify JWTs');
     throw new JwtAuthError('not_a_jwt', 'The bearer token is not a JWT');
   }
 

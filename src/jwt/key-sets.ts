@@ -30,6 +30,8 @@ interface Source {
   pending?: Promise<void>;
   /** The last discovery failure, when there is no document to fall back on. */
   failed?: unknown;
+  /** When the last discovery attempt failed. */
+  failedAt?: number;
 }
 
 const DISCOVERY_SUFFIXES = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
@@ -39,6 +41,9 @@ export function isDiscoveryUrl(url: string): boolean {
   const { pathname } = new URL(url);
   return DISCOVERY_SUFFIXES.some((suffix) => pathname.endsWith(suffix));
 }
+
+/** Longest wait before a provider that failed is asked again. */
+const MAX_RETRY_MS = 5_000;
 
 const PASSED_THROUGH = [errors.JWKSNoMatchingKey, errors.JWKSMultipleMatchingKeys, errors.JOSENotSupported];
 
@@ -50,7 +55,8 @@ const PASSED_THROUGH = [errors.JWKSNoMatchingKey, errors.JWKSMultipleMatchingKey
  * against those key sets, in order.
  *
  * Keys are jose remote key sets: fetched on first use, kept `ttlMs`, fetched again on an unknown `kid`
- * at most once per `cooldownMs`. Once fetched, verifying makes no network call.
+ * at most once per `cooldownMs`. Once fetched, verifying makes no network call. After a failed fetch the
+ * provider is not asked again for `min(cooldownMs, 5 s)`: requests meanwhile fail at once (503).
  */
 export class KeySets {
   private readonly sources: Source[];
@@ -88,12 +94,22 @@ export class KeySets {
     return this.sources.filter((s) => !s.discovery).map((s) => this.candidate(s.url, undefined));
   }
 
+  /**
+   * How long after a failed fetch the provider is not asked again: requests meanwhile are answered at
+   * once (from a document read before, or 503) instead of each waiting for a provider that is down.
+   */
+  private get retryMs(): number {
+    return Math.min(this.options.cooldownMs, MAX_RETRY_MS);
+  }
+
   private isFresh(source: Source): boolean {
     return source.discovered !== undefined && Date.now() - source.discovered.fetchedAt < this.options.ttlMs;
   }
 
   private refresh(source: Source): Promise<void> {
     if (this.isFresh(source)) return Promise.resolve();
+    if (source.failedAt !== undefined && Date.now() - source.failedAt < this.retryMs)
+      return Promise.resolve();
     source.pending ??= this.discover(source).finally(() => {
       source.pending = undefined;
     });
@@ -113,9 +129,11 @@ export class KeySets {
         throw new IdentityProviderError('jwks_uri is not http(s)');
       source.discovered = { issuer, jwksUri, fetchedAt: Date.now() };
       source.failed = undefined;
+      source.failedAt = undefined;
     } catch (cause) {
       // a document read before stays in use: its keys still follow their own TTL and fail closed
       if (!source.discovered) source.failed = cause;
+      source.failedAt = Date.now();
     }
   }
 
@@ -127,11 +145,17 @@ export class KeySets {
         cooldownDuration: this.options.cooldownMs,
         timeoutDuration: Math.max(1, Math.round(this.options.timeoutMs)),
       });
+      let failedAt: number | undefined;
       getKey = async (header, token) => {
+        // keys that need fetching from a provider that just failed: refuse at once, do not wait again
+        if (!remote.fresh && failedAt !== undefined && Date.now() - failedAt < this.retryMs) {
+          throw new IdentityProviderError('key set unavailable (recent failure)');
+        }
         try {
           return await remote(header, token);
         } catch (err) {
           if (PASSED_THROUGH.some((type) => err instanceof type)) throw err;
+          failedAt = Date.now();
           throw new IdentityProviderError('key set unavailable', { cause: err });
         }
       };

@@ -209,6 +209,36 @@ describe('identity provider unavailable: refused with 503, never let through', (
     }
   });
 
+  test('after a failed fetch the provider is not asked again within the retry window: requests fail at once', async () => {
+    const sets = keySets([idp.jwksUri], { cooldownMs: 150, timeoutMs: 50 });
+    idp.faults.set('/jwks', { delayMs: 2_000 });
+    try {
+      await expectRefused(verify(await idp.sign({}), sets), 503, 'identity_provider_unavailable');
+      const before = hitsOf(idp, '/jwks');
+      const started = Date.now();
+      await expectRefused(verify(await idp.sign({}), sets), 503, 'identity_provider_unavailable');
+      expect([hitsOf(idp, '/jwks') - before, Date.now() - started < 40]).toEqual([0, true]);
+      idp.faults.delete('/jwks');
+      await new Promise((r) => setTimeout(r, 200));
+      await expect(verify(await idp.sign({ sub: 'back' }), sets)).resolves.toMatchObject({ sub: 'back' });
+    } finally {
+      idp.faults.delete('/jwks');
+    }
+  });
+
+  test('a discovery document that failed is not fetched again within the retry window', async () => {
+    const sets = keySets([idp.discoveryUrl], { cooldownMs: 150 });
+    idp.faults.set('/.well-known/openid-configuration', { status: 500 });
+    try {
+      await expectRefused(verify(await idp.sign({}), sets), 503, 'identity_provider_unavailable');
+      const before = hitsOf(idp, '/.well-known/openid-configuration');
+      await expectRefused(verify(await idp.sign({}), sets), 503, 'identity_provider_unavailable');
+      expect(hitsOf(idp, '/.well-known/openid-configuration')).toBe(before);
+    } finally {
+      idp.faults.delete('/.well-known/openid-configuration');
+    }
+  });
+
   test('JWKS endpoint slower than identity_provider_timeout', async () => {
     idp.faults.set('/jwks', { delayMs: 2_000 });
     try {

@@ -1,0 +1,166 @@
+import { type AuthRuntime, buildAuthRuntime } from './auth-runtime.js';
+import { authorize, type RequestFacts } from './authorize.js';
+import type { Claims } from './claims.js';
+import { JwtAuthError, quoted } from './errors.js';
+import { bearerToken, headerValue } from './headers.js';
+import { resolveIdentity } from './identity.js';
+import { MemoryJwtDirectory } from './memory-directory.js';
+import { parseJwtSettings } from './parse-settings.js';
+import { normalizePath } from './path.js';
+import type { JwtAuthSettings } from './settings-schema.js';
+import { msUntilExp } from './ttl-cache.js';
+import type { AuthContext, AuthRequest, JwtAuthDeps } from './types.js';
+import { decodeCompact, MAX_TOKEN_LENGTH } from './verify.js';
+
+/** What `createJwtAuth` returns. */
+export interface JwtAuth {
+  /**
+   * Authenticates one request: resolves to its {@link AuthContext}, or rejects with JwtAuthError
+   * (401 invalid credentials, 403 not allowed, 503 identity provider or store unavailable).
+   */
+  authenticate(request: AuthRequest): Promise<AuthContext>;
+  /** Drops cached key mappings, UserInfo and OAuth2 answers (after a mapping was changed, say). */
+  clearCaches(): void;
+}
+
+const TEAM_HEADER = 'x-svc-team-id';
+
+async function runCustomValidate(rt: AuthRuntime, payload: Claims): Promise<void> {
+  const validate = rt.settings.custom_validate;
+  if (!validate) return;
+  let ok: unknown;
+  try {
+    ok = await validate(payload);
+  } catch (cause) {
+    throw new JwtAuthError('custom_validate_failed', 'Invalid JWT token', { cause });
+  }
+  if (ok === false) throw new JwtAuthError('custom_validate_failed', 'Invalid JWT token');
+}
+
+/** Whether a verified JWT lacks the identity claims UserInfo should supply (spec 5.9). */
+function lacksIdentity(rt: AuthRuntime, claims: Claims): boolean {
+  const { userId, userEmail, userRoles } = rt.fields;
+  return [userId, userEmail, userRoles].some(
+    (reader) => reader !== undefined && reader(claims) === undefined,
+  );
+}
+
+async function viaOAuth2(rt: AuthRuntime, token: string, req: RequestFacts): Promise<AuthContext> {
+  const identity = await rt.oauth2!.validate(token);
+  const base = {
+    via: 'oauth2' as const,
+    scopes: [],
+    roles: identity.user_role !== undefined ? [identity.user_role] : [],
+    claims: identity.claims,
+    ...(identity.user_id !== undefined ? { user_id: identity.user_id } : {}),
+  };
+  if (identity.user_role === 'proxy_admin')
+    return authorize(rt, req, { ...base, kind: 'admin' }, undefined, []);
+  if (identity.team_id !== undefined) {
+    const team = await rt.store.getTeam(identity.team_id);
+    if (team?.blocked) throw new JwtAuthError('team_blocked', `Team ${quoted(team.team_id)} is blocked`);
+    const ctx = { ...base, kind: 'team' as const, team_id: identity.team_id, team_ids: [identity.team_id] };
+    return authorize(rt, req, ctx, team, []);
+  }
+  if (identity.user_id !== undefined)
+    return authorize(rt, req, { ...base, kind: 'internal_user' }, undefined, []);
+  throw new JwtAuthError('no_identity', 'The OAuth2 token identifies no admin, team or user');
+}
+
+async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<AuthContext> {
+  const path = normalizePath(request.path);
+  if (path === undefined) throw new JwtAuthError('path_not_allowed', 'The request path is not allowed');
+  if (rt.routes.public(path)) {
+    return {
+      kind: 'public',
+      via: 'none',
+      scopes: [],
+      roles: [],
+      claims: {},
+      allowed_routes: rt.settings.public_allowed_routes,
+    };
+  }
+  const token = bearerToken(request.headers);
+  if (token === undefined) throw new JwtAuthError('missing_token', 'No bearer token was sent');
+  if (token.length > MAX_TOKEN_LENGTH) {
+    throw new JwtAuthError('token_too_large', `The bearer token is larger than ${MAX_TOKEN_LENGTH} bytes`);
+  }
+  const llm = rt.routes.llm(path);
+  const req: RequestFacts = {
+    path,
+    model: request.model ?? llm?.params.model_name,
+    method: request.method,
+    teamHeader: headerValue(request.headers, TEAM_HEADER)?.trim() || undefined,
+  };
+  const parts = decodeCompact(token);
+
+  // OAuth2 (spec 5.6) on model and info routes: opaque tokens in global mode, and JWTs a routing
+  // override picks (by unverified claims: they choose the path, the token info endpoint then decides)
+  if (rt.oauth2 && (llm || rt.routes.info(path))) {
+    const picked = parts ? rt.overrideMatches(parts.claims ?? {}) : rt.settings.enable_oauth2_auth;
+    if (picked) return viaOAuth2(rt, token, req);
+  }
+
+  if (!parts || rt.keySets.size === 0) {
+    if (rt.userinfo) return resolveIdentity(rt, await rt.userinfo.claims(token), 'userinfo', req);
+    if (parts) throw new JwtAuthError('issuer_not_allowed', 'No key set is configured to verify JWTs');
+    throw new JwtAuthError('not_a_jwt', 'The bearer token is not a JWT');
+  }
+
+  const payload = (await rt.verify(token, parts)) as Claims;
+  await runCustomValidate(rt, payload);
+
+  if (rt.keyMappings) {
+    const mapping = await rt.keyMappings.find(payload);
+    if (mapping) {
+      return {
+        kind: 'virtual_key',
+        via: 'jwt',
+        virtual_key: mapping.key,
+        key_mapping_id: mapping.id,
+        scopes: [],
+        roles: [],
+        claims: payload,
+        allowed_routes: [],
+      };
+    }
+  }
+
+  let claims = payload;
+  if (rt.userinfo && lacksIdentity(rt, payload)) {
+    // the token's own (verified) claims win; UserInfo only fills what it lacks
+    claims = { ...(await rt.userinfo.claims(token, msUntilExp(payload))), ...payload };
+  }
+  return resolveIdentity(rt, claims, 'jwt', req);
+}
+
+/**
+ * JWT/OIDC authentication for a server of your own (express, fastify, hono, node:http) and for the
+ * proxy. `settings` is the `svc_jwtauth` table (spec 5.2) plus `public_key_url` / `audience` (else
+ * `JWT_PUBLIC_KEY_URL` / `JWT_AUDIENCE` from the environment); it is validated here, and a typo throws
+ * ConfigError with the closest setting ("did you mean"). `deps` backs the team, user, organization and
+ * key-mapping lookups with your database; {@link MemoryJwtDirectory} (the default) keeps them in memory.
+ *
+ * Nothing is fetched until the first request; once the identity provider's keys are fetched, verifying
+ * a token makes no network call until `public_key_ttl` passes.
+ *
+ * @example
+ * const auth = createJwtAuth({ public_key_url: 'https://idp.example.com/.well-known/openid-configuration',
+ *   audience: 'api://gateway', team_ids_jwt_field: 'groups', user_id_jwt_field: 'sub' }, directory);
+ * const ctx = await auth.authenticate({ headers: req.headers, path: req.url, model: body.model });
+ * // ctx.kind === 'team', ctx.team_id === 'search', ctx.user_id === 'alice'
+ */
+export function createJwtAuth(
+  settings: JwtAuthSettings = {},
+  deps: JwtAuthDeps = new MemoryJwtDirectory(),
+): JwtAuth {
+  const rt = buildAuthRuntime(parseJwtSettings(settings), deps);
+  return {
+    authenticate: (request) => authenticate(rt, request),
+    clearCaches() {
+      rt.keyMappings?.clear();
+      rt.userinfo?.clear();
+      rt.oauth2?.clear();
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import type { AuthRuntime } from './auth-runtime.js';
+import { authorize, type RequestFacts, type ResolvedIdentity } from './authorize.js';
+import { asList, asString, type ClaimReader, type Claims, scopesOf } from './claims.js';
+import { JwtAuthError, quoted } from './errors.js';
+import { resolveOrg } from './organizations.js';
+import { selectTeam } from './teams.js';
+import type { AuthContext, AuthKind, InternalRole, TeamRecord, UserRecord } from './types.js';
+import { checkEmailDomain, resolveUser } from './users.js';
+
+const read = (reader: ClaimReader | undefined, claims: Claims) => (reader ? reader(claims) : undefined);
+
+/** What the claims say about the caller, before any lookup. */
+interface TokenIdentity {
+  scopes: string[];
+  roles: string[];
+  rbacRole: InternalRole | undefined;
+  teamId: string | undefined;
+  teamIds: string[];
+  tokenTeamIds: string[];
+  teamAlias: string | undefined;
+  userId: string | undefined;
+  email: string | undefined;
+  endUserId: string | undefined;
+}
+
+function readTokenIdentity(rt: AuthRuntime, claims: Claims): TokenIdentity {
+  const s = rt.settings;
+  const roles = asList(read(rt.fields.roles, claims), true);
+  const rbacRole = s.enforce_rbac ? rt.rbac.internalRole(roles) : undefined;
+  // the object id is a team id when the role says team, else the user id (spec 5.2)
+  const objectId = asString(read(rt.fields.objectId, claims));
+  const teamId =
+    rbacRole === 'team' && objectId !== undefined ? objectId : asString(read(rt.fields.teamId, claims));
+  const userId =
+    objectId !== undefined && rbacRole !== 'team' ? objectId : asString(read(rt.fields.userId, claims));
+  const emailClaim = rt.fields.userEmail
+    ? rt.fields.userEmail(claims)
+    : s.user_allowed_email_domain
+      ? claims.email
+      : undefined;
+  const teamIds = asList(read(rt.fields.teamIds, claims));
+  return {
+    scopes: scopesOf(claims),
+    roles,
+    rbacRole,
+    teamId,
+    teamIds,
+    tokenTeamIds: [...new Set([teamId, ...teamIds].filter((t): t is string => t !== undefined))],
+    teamAlias: asString(read(rt.fields.teamAlias, claims)),
+    userId,
+    email: asString(emailClaim),
+    endUserId: asString(read(rt.fields.endUserId, claims)),
+  };
+}
+
+/** The team the request is charged to; throws what must refuse it (blocked team, enforced access). */
+async function chooseTeam(
+  rt: AuthRuntime,
+  id: TokenIdentity,
+  user: UserRecord | undefined,
+  req: RequestFacts,
+): Promise<{ team: TeamRecord | undefined; refusal: JwtAuthError | undefined }> {
+  const s = rt.settings;
+  const { team, refusal } = await selectTeam(
+    {
+      teamId: id.teamId,
+      teamIds: id.teamIds,
+      alias: id.teamAlias,
+      header: req.teamHeader,
+      model: req.model,
+      enforce: s.enforce_team_based_model_access,
+      upsert: s.team_id_upsert,
+      roleTeam: id.rbacRole === 'team',
+    },
+    rt.store,
+  );
+  if (refusal?.code === 'team_blocked') throw refusal;
+  if (s.enforce_team_based_model_access && req.model !== undefined) {
+    if (id.userId !== undefined && !user) {
+      throw new JwtAuthError('user_not_found', `User ${quoted(id.userId)} does not exist`);
+    }
+    if (!team) {
+      throw (
+        refusal ?? new JwtAuthError('team_not_found', 'The token names no team with access to this model')
+      );
+    }
+  }
+  return { team, refusal };
+}
+
+/** The kind of a non-admin identity, or the refusal that says why it has none. */
+function kindOf(
+  rt: AuthRuntime,
+  id: TokenIdentity,
+  team: TeamRecord | undefined,
+  refusal: JwtAuthError | undefined,
+): AuthKind {
+  if (id.rbacRole === 'internal_user' && id.userId !== undefined) return 'internal_user';
+  if (team) return 'team';
+  if (id.userId !== undefined) return 'internal_user';
+  if (id.endUserId !== undefined && !rt.settings.enforce_rbac) return 'end_user';
+  if (refusal) throw refusal;
+  if (rt.settings.enforce_rbac) {
+    throw new JwtAuthError('role_not_mapped', 'The token maps to no team, user or admin role (enforce_rbac)');
+  }
+  throw new JwtAuthError('no_identity', 'The token identifies no admin, team, user or end user');
+}
+
+/**
+ * Resolves verified claims (a JWT's, a UserInfo answer's) to an auth context, then authorizes the route
+ * and the model. Order: what the claims say; the email domain; the user (synced or upserted as
+ * configured) and its stored role; the organization; admin (scope, `proxy_admin` role mapping or stored
+ * role); the team; the kind.
+ */
+export async function resolveIdentity(
+  rt: AuthRuntime,
+  claims: Claims,
+  via: AuthContext['via'],
+  req: RequestFacts,
+): Promise<AuthContext> {
+  const s = rt.settings;
+  const id = readTokenIdentity(rt, claims);
+  if (s.user_allowed_email_domain && (id.email !== undefined || id.userId !== undefined)) {
+    checkEmailDomain(id.email, s.user_allowed_email_domain);
+  }
+  const user =
+    id.userId !== undefined ? await resolveUser(rt, claims, id.userId, id.email, id.tokenTeamIds) : undefined;
+  const orgId = await resolveOrg(rt, claims);
+  const base: Omit<ResolvedIdentity, 'kind'> = {
+    via,
+    scopes: id.scopes,
+    roles: id.roles,
+    claims,
+    ...(id.userId !== undefined ? { user_id: id.userId } : {}),
+    ...(id.email !== undefined ? { user_email: id.email } : {}),
+    ...(user?.user_role !== undefined ? { user_role: user.user_role } : {}),
+    ...(orgId !== undefined ? { org_id: orgId } : {}),
+    ...(id.endUserId !== undefined ? { end_user_id: id.endUserId } : {}),
+    ...(id.rbacRole !== undefined ? { internal_role: id.rbacRole } : {}),
+    ...(id.tokenTeamIds.length > 0 ? { team_ids: id.tokenTeamIds } : {}),
+  };
+  const isAdmin =
+    id.scopes.includes(s.admin_jwt_scope) ||
+    id.rbacRole === 'proxy_admin' ||
+    user?.user_role === 'proxy_admin';
+  if (isAdmin) return authorize(rt, req, { ...base, kind: 'admin' }, undefined, id.scopes);
+
+  const { team, refusal } = await chooseTeam(rt, id, user, req);
+  const kind = kindOf(rt, id, team, refusal);
+  return authorize(rt, req, { ...base, kind, ...(team ? { team_id: team.team_id } : {}) }, team, id.scopes);
+}

@@ -1,0 +1,26 @@
+import type { AuthRuntime } from './auth-runtime.js';
+import { asString, type ClaimReader, type Claims } from './claims.js';
+import { JwtAuthError, quoted } from './errors.js';
+
+const read = (reader: ClaimReader | undefined, claims: Claims) => (reader ? reader(claims) : undefined);
+
+/**
+ * The organization a token names: `org_id_jwt_field` as given, else `org_alias_jwt_field` looked up
+ * (the organization must exist and the alias name exactly one; spec 5.3.2).
+ */
+export async function resolveOrg(rt: AuthRuntime, claims: Claims): Promise<string | undefined> {
+  const id = asString(read(rt.fields.orgId, claims));
+  if (id !== undefined) return id;
+  const alias = asString(read(rt.fields.orgAlias, claims));
+  if (alias === undefined) return undefined;
+  const orgs = await rt.store.findOrganizationsByAlias(alias);
+  if (orgs.length === 0)
+    throw new JwtAuthError('organization_not_found', `No organization has the alias ${quoted(alias)}`);
+  if (orgs.length > 1) {
+    throw new JwtAuthError(
+      'ambiguous_alias',
+      `Organization alias ${quoted(alias)} is shared by ${orgs.length} organizations; an alias must name one organization`,
+    );
+  }
+  return orgs[0]!.organization_id;
+}

@@ -1,0 +1,51 @@
+import { JwtAuthError } from './errors.js';
+import type { JwtAuthDeps } from './types.js';
+
+type Guarded<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
+
+/** {@link JwtAuthDeps} whose every method resolves, or rejects with JwtAuthError 503 when the store failed. */
+export type AuthStore = Guarded<JwtAuthDeps>;
+
+const METHODS = [
+  'getTeam',
+  'findTeamsByAlias',
+  'findOrganizationsByAlias',
+  'getUser',
+  'upsertUser',
+  'upsertTeam',
+  'getUserTeamIds',
+  'addTeamMember',
+  'removeTeamMember',
+  'findKeyMapping',
+] as const satisfies readonly (keyof JwtAuthDeps)[];
+
+/**
+ * Wraps the server's lookups so that a failing store refuses the request (503, a safe message, the
+ * store's error as `cause`) instead of letting it through or leaking a database error to the caller.
+ */
+export function guardStore(deps: JwtAuthDeps): AuthStore {
+  const missing = METHODS.filter((name) => typeof deps[name] !== 'function');
+  if (missing.length > 0) {
+    throw new TypeError(`createJwtAuth: deps is missing ${missing.map((m) => `${m}()`).join(', ')}`);
+  }
+  const store = {} as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const name of METHODS) {
+    const method = deps[name] as (...args: unknown[]) => unknown;
+    store[name] = async (...args) => {
+      try {
+        return await method.apply(deps, args);
+      } catch (cause) {
+        throw new JwtAuthError(
+          'auth_store_unavailable',
+          'The authentication store is unavailable; try again later',
+          {
+            cause,
+          },
+        );
+      }
+    };
+  }
+  return store as unknown as AuthStore;
+}

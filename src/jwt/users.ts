@@ -1,0 +1,48 @@
+import type { AuthRuntime } from './auth-runtime.js';
+import { asList, type ClaimReader, type Claims } from './claims.js';
+import { JwtAuthError, quoted } from './errors.js';
+import { syncUser } from './sync.js';
+import type { UserRecord } from './types.js';
+
+const read = (reader: ClaimReader | undefined, claims: Claims) => (reader ? reader(claims) : undefined);
+
+/** `user_allowed_email_domain` (spec 5.3.10): exact domain after the last `@`, case-insensitive. */
+export function checkEmailDomain(email: string | undefined, domain: string): void {
+  const at = email?.lastIndexOf('@') ?? -1;
+  if (email === undefined || at < 0 || email.slice(at + 1).toLowerCase() !== domain.toLowerCase()) {
+    throw new JwtAuthError(
+      'email_domain_not_allowed',
+      email === undefined
+        ? 'The token carries no email address'
+        : `Email domain of ${quoted(email)} is not allowed`,
+    );
+  }
+}
+
+/**
+ * The user a token names, as stored: synced (role and teams, spec 5.8) with `sync_user_role_and_teams`,
+ * else looked up, and created as an `internal_user` with `user_id_upsert` when missing. Undefined when
+ * the store has no such user (users need not exist unless team-based model access is enforced).
+ */
+export async function resolveUser(
+  rt: AuthRuntime,
+  claims: Claims,
+  userId: string,
+  email: string | undefined,
+  tokenTeamIds: readonly string[],
+): Promise<UserRecord | undefined> {
+  const s = rt.settings;
+  if (s.sync_user_role_and_teams) {
+    const roles = asList(read(rt.fields.userRoles ?? rt.fields.roles, claims), true);
+    return syncUser(
+      { userId, email, role: rt.roleMap(roles), tokenTeamIds, upsert: s.user_id_upsert },
+      rt.store,
+    );
+  }
+  const user = await rt.store.getUser(userId);
+  if (user || !s.user_id_upsert) return user;
+  const created: UserRecord = { user_id: userId, user_role: 'internal_user' };
+  if (email !== undefined) created.user_email = email;
+  await rt.store.upsertUser(created);
+  return created;
+}

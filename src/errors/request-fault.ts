@@ -15,12 +15,15 @@ export function requestFault(
   cause: unknown,
   problem = 'cannot be serialised as JSON',
 ): BadRequestError {
+  // V8's own words for these two are a stack overflow and a multi-line trace of the cycle
   const reason =
     cause instanceof RangeError && /call stack/i.test(cause.message)
       ? 'it is nested too deeply'
-      : cause instanceof Error
-        ? cause.message
-        : String(cause);
+      : cause instanceof TypeError && cause.message.startsWith('Converting circular structure')
+        ? 'it contains a cycle'
+        : cause instanceof Error
+          ? cause.message
+          : String(cause);
   const error = new BadRequestError(`Invalid request: ${what} ${problem}: ${reason}`, {
     cause,
   });

@@ -196,6 +196,8 @@ async function run(scenario: Scenario, mock: string, echo: string, quick: boolea
       .map((name) => `${name} ${events[name] ?? 0}`)
       .join(', ')}`,
   );
+  const cooled = Object.entries(watcher.cooled).map(([id, n]) => `${id} ×${n}`);
+  if (cooled.length > 0) notes.push(`cooled: ${cooled.join(', ')}`);
   if (Object.keys(errors).length > 0) notes.push(`lost as: ${JSON.stringify(errors)}`);
   if (watcher.examples.length > 0) notes.push(`secrets seen: ${watcher.examples.join('; ')}`);
   latencies.sort();

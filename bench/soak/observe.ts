@@ -27,6 +27,8 @@ export class Watcher {
   found = 0;
   readonly examples: string[] = [];
   readonly events: Record<string, number> = {};
+  /** Cooldowns by deployment id. */
+  readonly cooled: Record<string, number> = {};
 
   constructor(secrets: readonly Secret[], options: { retain: boolean }) {
     this.#secrets = forms(secrets);
@@ -77,6 +79,10 @@ export class Watcher {
     for (const name of names) {
       router.on(name, (event: unknown) => {
         this.events[name] = (this.events[name] ?? 0) + 1;
+        if (name === 'cooldown') {
+          const id = (event as { model_id: string }).model_id;
+          this.cooled[id] = (this.cooled[id] ?? 0) + 1;
+        }
         this.scan(`'${name}' event`, show(event));
       });
     }

@@ -61,6 +61,8 @@ export function openai(mock: string, name: string, params: Record<string, unknow
   };
 }
 
+// Limits well above what a healthy deployment needs even on a loaded machine: a healthy deployment that
+// times out once while its neighbour cools empties the group (see docs/reliability.md, open issues).
 const BASE: RouterSettings = { timeout: 1, cooldown_time: 1 };
 const pair = (mock: string) => [openai(mock, 'bad'), openai(mock, 'good')];
 const chat = (): Plan => ({ kind: 'chat' });
@@ -164,38 +166,38 @@ export const SCENARIOS: Scenario[] = [
   failing('connection resets', 'resets the connection on half its calls', { fault: 'reset', failRate: 0.5 }),
   failing(
     'hangs (timeouts)',
-    'accepts half its calls and never answers; `timeout: 0.3`',
+    'accepts half its calls and never answers; `timeout: 1`',
     { fault: 'hang', failRate: 0.5 },
-    { timeout: 0.3 },
+    {},
   ),
   streaming(
     'slow first token',
-    'streams its first token after 400 ms; `first_token_timeout: 0.2`',
+    'streams its first token after 2 s; `first_token_timeout: 0.6`',
     'the stream fails before its first chunk reaches the caller, so the call fails over; none lost',
-    { chunkDelayMs: 400 },
-    { first_token_timeout: 0.2 },
+    { chunkDelayMs: 2000 },
+    { first_token_timeout: 0.6 },
   ),
   streaming(
     'stall before the first token',
-    'sends the role chunk, then nothing; `stream_timeout: 0.3`',
+    'sends the role chunk, then nothing; `stream_timeout: 0.6`',
     'the stall is caught before any chunk reaches the caller: the call fails over; none lost',
     { stallAfter: 1 },
-    { stream_timeout: 0.3 },
+    { stream_timeout: 0.6 },
   ),
   streaming(
     'stall mid-stream',
-    'sends two content chunks, then nothing; `stream_timeout: 0.3`',
+    'sends two content chunks, then nothing; `stream_timeout: 0.6`',
     'the caller gets a TimeoutError within stream_timeout (never a hang) and the deployment cools; ' +
       'a stream whose first chunks reached the caller cannot move, so these calls are counted lost',
     { stallAfter: 3 },
-    { stream_timeout: 0.3 },
+    { stream_timeout: 0.6 },
   ),
   streaming(
     'drip',
-    'sends every frame one byte at a time, 20 ms apart; `stream_timeout: 0.3`',
+    'sends every frame one byte at a time, 20 ms apart (seconds per event); `stream_timeout: 0.6`',
     'deadlines count whole events, not bytes: the stream fails before its first chunk; none lost',
     { dripMs: 20 },
-    { stream_timeout: 0.3 },
+    { stream_timeout: 0.6 },
   ),
   streaming(
     'malformed events',

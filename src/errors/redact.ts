@@ -14,13 +14,27 @@ const lowerHex = (text: string): string => text.replace(/%[0-9A-F]{2}/g, (hex) =
 /**
  * Every form in which a provider may echo a secret it was sent: as is, URL-encoded
  * (`encodeURIComponent`), form-encoded (`~` as `%7E`, space as `+`, as in an OAuth token request),
- * either with lower-case hex, and JSON-escaped (with and without `\/`).
+ * either with lower-case hex, JSON-escaped (with and without `\/`), and base64 (standard and URL-safe,
+ * as a proxy echoing a header's bytes writes them).
  */
 export function secretForms(secret: string): string[] {
   const uri = encodeURIComponent(secret);
   const form = new URLSearchParams({ s: secret }).toString().slice(2);
   const json = JSON.stringify(secret).slice(1, -1);
-  return [...new Set([secret, uri, form, lowerHex(uri), lowerHex(form), json, json.replaceAll('/', '\\/')])];
+  const bytes = Buffer.from(secret);
+  return [
+    ...new Set([
+      secret,
+      uri,
+      form,
+      lowerHex(uri),
+      lowerHex(form),
+      json,
+      json.replaceAll('/', '\\/'),
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+    ]),
+  ];
 }
 
 /**

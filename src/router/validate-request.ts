@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { positiveSeconds } from '../config/time-bounds.js';
 import { zodProblems } from '../config/zod-problems.js';
 import { BadRequestError } from '../errors/classes.js';
+import { requestFault, unserialisablePath } from '../errors/request-fault.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 
@@ -38,17 +39,24 @@ const schemas = {
 
 export type RequestKind = keyof typeof schemas;
 
+function problemsOf(kind: RequestKind, request: unknown): string[] | undefined {
+  const result = schemas[kind].safeParse(request);
+  if (result.success) return undefined;
+  return zodProblems(result.error, request, { prefix: 'request', knownKeys: () => [], noun: 'field' });
+}
+
 /**
  * Checks a request's shape before any routing; throws BadRequestError naming each bad field
- * ("request.messages[0].role: ..."). Returns the request itself, not a copy.
+ * ("request.messages[0].role: ..."), or the field that throws when read (a getter, a Proxy). Returns
+ * the request itself, not a copy.
  */
 export function validateRequest<T>(kind: RequestKind, request: T): T {
-  const result = schemas[kind].safeParse(request);
-  if (result.success) return request;
-  const problems = zodProblems(result.error, request, {
-    prefix: 'request',
-    knownKeys: () => [],
-    noun: 'field',
-  });
+  let problems: string[] | undefined;
+  try {
+    problems = problemsOf(kind, request);
+  } catch (cause) {
+    throw requestFault(unserialisablePath(request, 'request'), cause, 'cannot be read');
+  }
+  if (problems === undefined) return request;
   throw new BadRequestError(`Invalid request: ${problems.join('; ')}`);
 }

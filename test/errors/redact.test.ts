@@ -11,6 +11,8 @@ describe('redactSecrets', () => {
     ['form-encoded with lower-case hex', 'Zx8Q%7esecret+value%2fwith+%22quotes%22'],
     ['JSON-escaped', JSON.stringify(SECRET).slice(1, -1)],
     ['JSON-escaped with \\/', JSON.stringify(SECRET).slice(1, -1).replaceAll('/', '\\/')],
+    ['base64', Buffer.from(SECRET).toString('base64')],
+    ['base64url', Buffer.from(SECRET).toString('base64url')],
   ])('removes a secret echoed %s', (_how, echoed) => {
     expect(redactSecrets(`rejected: ${echoed}.`, [SECRET])).toBe('rejected: ****.');
   });

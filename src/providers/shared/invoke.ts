@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { InternalServerError, TimeoutError } from '../../errors/classes.js';
 import { type ErrorContext, errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
-import { requestFault } from '../../errors/request-fault.js';
+import { requestFault, unserialisablePath } from '../../errors/request-fault.js';
 import { RouterError } from '../../errors/router-error.js';
 import { clampTimerMs } from '../../shared/timers.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
@@ -52,8 +52,12 @@ function failureOf(
 
 /**
  * Builds the wire request. A request that cannot be serialised (a cycle, a BigInt, nesting too deep, a
- * throwing `toJSON`) is the request's own fault: it becomes a `requestFault` BadRequestError, which the
- * router never counts against a deployment. Checked only when building failed, so it costs nothing.
+ * throwing `toJSON` or getter) is the request's own fault: it becomes a `requestFault` BadRequestError
+ * naming the field, which the router never counts against a deployment. So is a request the adapter
+ * cannot translate because a field has a type it does not take (`content: 5` fails with "content.map
+ * is not a function"): a TypeError or RangeError from translating the caller's values, never from the
+ * deployment (credential and token failures are already contract errors). Checked only when building
+ * failed, so it costs nothing.
  */
 async function buildWire<Req>(
   operation: {
@@ -66,12 +70,14 @@ async function buildWire<Req>(
   try {
     return await operation.build(request, target, options);
   } catch (err) {
-    if (RouterError.isInstance(err)) throw err;
+    if (RouterError.isInstance(err) || options.signal?.aborted) throw err;
     try {
       JSON.stringify(request);
     } catch (cause) {
-      throw requestFault('the request', cause);
+      throw requestFault(unserialisablePath(request, 'request'), cause);
     }
+    if (err instanceof TypeError || err instanceof RangeError)
+      throw requestFault('request', err, `cannot be translated for ${target.provider}`);
     throw err;
   }
 }

@@ -58,6 +58,12 @@ function textCompletion(ex: MockExchange) {
   };
 }
 
+// OpenAI answers 400 for an image count outside 1..10 (the mock must not answer 200 with no images)
+const imageCountProblem = (n: unknown): string | undefined =>
+  n === undefined || (Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 10)
+    ? undefined
+    : `Invalid 'n': expected an integer from 1 to 10, got ${JSON.stringify(n)}.`;
+
 function images(ex: MockExchange) {
   const n = Number(body(ex).n ?? 1);
   return {
@@ -135,6 +141,13 @@ export const openaiFormat: MockFormat = {
         frames: chatChunks(ex),
         terminal: ['data: [DONE]\n\n'],
         errorFrame: streamErrorFrame(ex),
+      });
+      return;
+    }
+    const countProblem = route[0] === '/images/generations' && imageCountProblem(body(ex).n);
+    if (countProblem) {
+      json(ex, 400, {
+        error: { message: countProblem, type: 'invalid_request_error', param: 'n', code: null },
       });
       return;
     }

@@ -21,21 +21,25 @@ export function failureKind(error: RouterError, policy: CooldownPolicy): Failure
 }
 
 /**
- * Whether a failure cools its deployment (CONTRACT 5.3): at once on 401, 404, 408 and on 429 (unless
- * `RateLimitErrorAllowedFails` is set, then 429s beyond that number); when the minute's counted
- * failures exceed `allowed_fails`; when more than half of at least 5 calls this minute failed.
+ * Whether a failure cools its deployment (CONTRACT 5.3): at once on 401, 404, 408 (unless the caller's
+ * own shorter timeout caused it) and on 429 (unless `RateLimitErrorAllowedFails` is set, then 429s
+ * beyond that number); when the minute's counted failures exceed `allowed_fails`; when more than half of
+ * at least 5 calls this minute failed.
  */
 export function shouldCool(
   error: RouterError,
   kind: FailureKind,
   counts: MinuteCounts,
   policy: CooldownPolicy,
+  callerTimeout = false,
 ): boolean {
   if (kind === 'policy') return counts.policyFails > (policy.contentPolicyAllowedFails ?? 0);
   if (kind === 'rateLimit') {
     return policy.rateLimitAllowedFails === undefined || counts.rateLimitFails > policy.rateLimitAllowedFails;
   }
-  if (error.status === 401 || error.status === 404 || error.status === 408) return true;
+  // a timeout under the caller's own, shorter `timeout` says less about the deployment: it counts, but
+  // like any other failure, never cooling at once
+  if (error.status === 401 || error.status === 404 || (error.status === 408 && !callerTimeout)) return true;
   if (counts.fails > policy.allowedFails) return true;
   const failed = counts.fails + counts.rateLimitFails + counts.policyFails;
   return counts.calls >= 5 && failed / counts.calls > 0.5;

@@ -6,6 +6,7 @@ import { type AnswerStore, Flights, memoryAnswers, storeAnswers } from '../cache
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
 import { UsageCounters } from '../checks/usage-counters.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
+import { TimeoutError } from '../errors/classes.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
 import { HttpClient } from '../providers/shared/http-client.js';
@@ -21,7 +22,7 @@ import type { ModelGroup } from '../types/index.js';
 import type { Call } from './call.js';
 import { CallObserver } from './call-observer.js';
 import { Executor } from './executor.js';
-import { OutcomeChannel } from './outcomes.js';
+import { type AttemptOutcome, OutcomeChannel } from './outcomes.js';
 import type { RouterEvents } from './router-events.js';
 
 /** What the router takes from its environment; tests pass a seeded `random` and a fake `now`. */
@@ -56,6 +57,14 @@ export interface CurrentConfig {
   cooldown: CooldownSettings;
   logger: Logger;
   settings: { alerting_config?: AlertingSettings | undefined };
+}
+
+/** Whether an attempt ran under the request's own `timeout`, shorter than its deployment's limit. */
+function callerBounded(o: AttemptOutcome): boolean {
+  const requested = o.request.timeout;
+  if (typeof requested !== 'number') return false;
+  const own = o.stream ? o.endpoint.streamTimeoutMs : o.endpoint.timeoutMs;
+  return requested * 1000 < own;
 }
 
 /** The settings the runtime is built with, once: later changes of these apply to new routers only. */
@@ -251,13 +260,15 @@ export class RouterRuntime {
       if (o.kind === 'success') tracker.success(id, now());
       else if (o.kind === 'aborted') tracker.released(id);
       else {
+        const at = now();
         const subject = {
           id,
           group: o.group.name,
           cooldownMs: o.endpoint.cooldownMs,
           coolable: o.group.coolable,
+          callerTimeout: TimeoutError.isInstance(o.error) && callerBounded(o),
         };
-        tracker.failure(subject, o.error!, now(), current().cooldown);
+        tracker.failure(subject, o.error!, at, current().cooldown);
       }
     });
     this.outcomes.listen((o) => {

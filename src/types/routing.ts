@@ -35,7 +35,7 @@ export interface ModelGroup {
   /** Its `model_id`s, for one read of their shared state. */
   readonly ids: readonly string[];
   /**
-   * Whether a failing deployment of it may be cooled: its calls have somewhere else to go (another
+   * Whether a failing deployment of it may ever be cooled: its calls could go elsewhere (another
    * deployment, or fallbacks configured for the group).
    */
   readonly coolable: boolean;

@@ -156,5 +156,11 @@ describe('the call path a config composes', () => {
 });
 
 function group(name: string): ModelGroup {
-  return { name, endpoints: [], tiers: [{ endpoints: [], deployments: [] }], ids: [], coolable: false };
+  return {
+    name,
+    endpoints: [],
+    tiers: [{ endpoints: [], deployments: [] }],
+    ids: [],
+    coolable: false,
+  };
 }

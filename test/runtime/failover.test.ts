@@ -258,3 +258,39 @@ describe('a stream returned but never read', () => {
     expect(after.state).toBe('ok');
   });
 });
+
+describe('a timeout under the caller’s own shorter timeout', () => {
+  it('counts toward allowed_fails instead of cooling the deployment at once', async () => {
+    mock.setBehavior('/a', { delayMs: 100 });
+    const router = new Router(
+      [deployment(mock, 'a'), deployment(mock, 'b')],
+      { timeout: 30 },
+      {
+        random: firstChoice,
+      },
+    );
+    let cooldowns = 0;
+    router.on('cooldown', () => cooldowns++);
+    await failure(router.acompletion({ model: 'gpt-4o', messages: USER, timeout: 0.02, num_retries: 0 }));
+    const health = router.getDeployments();
+    await router.close();
+    expect(cooldowns).toBe(0);
+    expect(health.map((d) => d.state)).toEqual(['ok', 'ok']);
+    expect(health[0]!.failures_this_minute).toBe(1);
+  });
+
+  it('still cools at once on a timeout under the deployment’s own limit', async () => {
+    mock.setBehavior('/a', { fault: 'hang' });
+    const router = new Router(
+      [deployment(mock, 'a'), deployment(mock, 'b')],
+      { timeout: 0.1 },
+      {
+        random: firstChoice,
+      },
+    );
+    await router.acompletion({ model: 'gpt-4o', messages: USER });
+    const health = router.getDeployments();
+    await router.close();
+    expect(health[0]!.state).toBe('cooling');
+  });
+});

@@ -114,12 +114,15 @@ export class RedisStore implements Store {
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
       retryStrategy: reconnectDelay,
+      // the reads one call issues in one tick (cooldowns, usage) go out in one write: one round trip
+      enableAutoPipelining: true,
     };
     const { target } = o;
     if (target.kind === 'cluster') {
       const clusterOptions: ClusterOptions = {
         redisOptions: common,
         enableOfflineQueue: false,
+        enableAutoPipelining: true,
         clusterRetryStrategy: reconnectDelay,
       };
       return new Cluster(

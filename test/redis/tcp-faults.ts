@@ -78,3 +78,28 @@ export async function startProxy(targetPort: number, targetHost = '127.0.0.1'): 
     close: () => closeServer(server, sockets),
   };
 }
+
+/**
+ * A TCP proxy that holds every piece of data `delayMs` before passing it on, each way: a Redis one
+ * round trip of `2 × delayMs` away, so round trips can be counted by time.
+ */
+export async function startDelayProxy(
+  targetPort: number,
+  delayMs: number,
+): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(targetPort, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    client.on('data', (d) => setTimeout(() => upstream.write(d), delayMs));
+    upstream.on('data', (d) => setTimeout(() => client.write(d), delayMs));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  const port = await listen(server);
+  return { port, close: () => closeServer(server, sockets) };
+}

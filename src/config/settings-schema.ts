@@ -118,6 +118,14 @@ export const routerSettingsSchema = z.strictObject({
   default_fallbacks: z.array(z.string()).default([]),
   max_fallbacks: count.default(5),
   enable_weighted_failover: z.boolean().default(false),
+  /**
+   * Request hedging (off when unset): a call that has not answered after this many seconds, or after
+   * `"p95"` of its group's observed latency, is also sent to another healthy deployment; the first
+   * answer wins (for streams, the first chunk) and the other is aborted. See docs/routing.md.
+   */
+  hedge_after: z.union([positiveSeconds, z.literal('p95')]).optional(),
+  /** Most hedges per attempt, each `hedge_after` after the one before. @default 1 */
+  max_hedges: z.number().int().positive().default(1),
   enable_pre_call_checks: z.boolean().default(false),
   /** The spelling the spec's config example uses; same as `enable_pre_call_checks`. */
   enable_pre_call_check: z.boolean().optional(),

@@ -16,9 +16,11 @@ import type { RoutingStrategy, StrategyArgs } from '../strategies/strategy.js';
 import type { DeploymentConfig, DeploymentEntry, ModelGroup } from '../types/index.js';
 import { compose, type Handler, type Layer } from './call.js';
 import { DeploymentRegistry } from './deployment-registry.js';
+import { latencyWindowsOf } from './latency-window.js';
 import { attemptLayer } from './layers/attempt.js';
 import { cacheLayer } from './layers/cache.js';
 import { fallbacksLayer } from './layers/fallbacks.js';
+import { hedgeLayer } from './layers/hedge.js';
 import { mockFaultsLayer } from './layers/mock-faults.js';
 import { preCallChecksLayer } from './layers/pre-call-checks.js';
 import { retryLayer } from './layers/retry.js';
@@ -219,6 +221,17 @@ export function buildRouterConfig(
       },
       runtime,
     ),
+    ...(settings.hedge_after === undefined
+      ? []
+      : [
+          hedgeLayer(
+            {
+              after: settings.hedge_after === 'p95' ? 'p95' : settings.hedge_after * 1000,
+              maxHedges: settings.max_hedges,
+            },
+            { now: runtime.now, latencies: latencyWindowsOf(runtime) },
+          ),
+        ]),
     selectLayer(
       {
         tracker: runtime.tracker,

@@ -101,6 +101,9 @@ export const modelInfoSchema = z.looseObject({
   base_model: z.string().optional(),
   supports_reasoning: z.boolean().optional(),
   mode: z.string().optional(),
+  input_cost_per_token: z.number().nonnegative().optional(),
+  output_cost_per_token: z.number().nonnegative().optional(),
+  max_input_tokens: z.number().int().positive().optional(),
 });
 
 export const deploymentSchema = z.strictObject({

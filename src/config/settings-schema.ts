@@ -118,6 +118,29 @@ export const routerSettingsSchema = z.strictObject({
   default_fallbacks: z.array(z.string()).default([]),
   max_fallbacks: count.default(5),
   enable_weighted_failover: z.boolean().default(false),
+  /**
+   * Request hedging (off when unset): a call that has not answered after this many seconds, or after
+   * `"p95"` of its group's observed latency, is also sent to another healthy deployment; the first
+   * answer wins (for streams, the first chunk) and the other is aborted. See docs/routing.md.
+   */
+  hedge_after: z.union([positiveSeconds, z.literal('p95')]).optional(),
+  /** Most hedges per attempt, each `hedge_after` after the one before. @default 1 */
+  max_hedges: z.number().int().positive().default(1),
+  /**
+   * Traffic mirroring (off when empty): a `sample_rate` fraction of the calls to the group `model` is
+   * copied, in the background, to the silent group `to`. See docs/routing.md.
+   * @example [{ model: 'gpt-4o', to: 'gpt-4o-canary', sample_rate: 0.1 }]
+   */
+  mirrors: z
+    .array(
+      z.strictObject({
+        model: z.string().min(1),
+        to: z.string().min(1),
+        /** The fraction of calls copied, 0 to 1. @default 1 */
+        sample_rate: z.number().min(0).max(1).default(1),
+      }),
+    )
+    .default([]),
   enable_pre_call_checks: z.boolean().default(false),
   /** The spelling the spec's config example uses; same as `enable_pre_call_checks`. */
   enable_pre_call_check: z.boolean().optional(),

@@ -1,11 +1,15 @@
 import type { Deployment, Usage } from '../types/index.js';
 import { lookupModelPrice } from './lookup.js';
 
-/** Per-token prices of a deployment: its own `input/output_cost_per_token`, else the cost map's. */
+/**
+ * Per-token prices of a deployment: its own `input/output_cost_per_token` (in `svc_params`, else in
+ * `model_info`), else the cost map's.
+ */
 export function deploymentPrices(deployment: Deployment): { input: number; output: number } | undefined {
-  const { params } = deployment;
-  if (params.input_cost_per_token !== undefined || params.output_cost_per_token !== undefined) {
-    return { input: params.input_cost_per_token ?? 0, output: params.output_cost_per_token ?? 0 };
+  const { params, info } = deployment;
+  for (const own of [params, info]) {
+    if (own.input_cost_per_token !== undefined || own.output_cost_per_token !== undefined)
+      return { input: own.input_cost_per_token ?? 0, output: own.output_cost_per_token ?? 0 };
   }
   const price = lookupModelPrice(costModelName(deployment));
   return price ? { input: price.input_cost_per_token, output: price.output_cost_per_token } : undefined;

@@ -24,8 +24,11 @@ export interface Call<T> {
   readonly deadline: number;
   /** When the caller made the call, on the router's clock: what alerts measure durations from. */
   readonly startMs: number;
-  /** Runs one attempt on one endpoint (the executor). */
-  readonly run: (endpoint: Endpoint) => Promise<T>;
+  /**
+   * Runs one attempt on one endpoint (the executor). `signal` aborts it: the caller's, or a hedge's own
+   * (an attempt that lost a race).
+   */
+  readonly run: (endpoint: Endpoint, signal: AbortSignal | undefined) => Promise<T>;
   /** Upstream attempts made so far. */
   attempts: number;
   /** Every failed attempt's error, oldest first. */

@@ -1,3 +1,4 @@
+import { contextWindowOf } from '../checks/context-window.js';
 import { lookupModelPrice } from '../cost/lookup.js';
 import { costModelName, deploymentPrices } from '../cost/response-cost.js';
 import type { ProviderName } from '../types/index.js';
@@ -28,8 +29,8 @@ export function modelGroupInfo(group: ModelGroup): ModelGroupInfo {
     const price = lookupModelPrice(costModelName(deployment));
     mode ??= deployment.info.mode;
     supportsReasoning ||= deployment.info.supports_reasoning ?? price?.supports_reasoning ?? false;
-    if (price)
-      maxInput = maxInput === null ? price.max_input_tokens : Math.min(maxInput, price.max_input_tokens);
+    const window = contextWindowOf(deployment);
+    if (window !== undefined) maxInput = maxInput === null ? window : Math.min(maxInput, window);
     prices ??= deploymentPrices(deployment);
   }
   return {

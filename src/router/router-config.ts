@@ -1,6 +1,7 @@
 import { hasMinuteLimits } from '../checks/minute-limits.js';
 import { buildDeployments } from '../config/build-deployments.js';
 import { checkFallbackNames } from '../config/check-fallbacks.js';
+import { checkMirrorNames } from '../config/check-mirrors.js';
 import { ConfigError } from '../config/config-error.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
@@ -16,9 +17,12 @@ import type { RoutingStrategy, StrategyArgs } from '../strategies/strategy.js';
 import type { DeploymentConfig, DeploymentEntry, ModelGroup } from '../types/index.js';
 import { compose, type Handler, type Layer } from './call.js';
 import { DeploymentRegistry } from './deployment-registry.js';
+import { latencyWindowsOf } from './latency-window.js';
 import { attemptLayer } from './layers/attempt.js';
 import { cacheLayer } from './layers/cache.js';
 import { fallbacksLayer } from './layers/fallbacks.js';
+import { hedgeLayer } from './layers/hedge.js';
+import { type MirrorRule, mirrorLayer } from './layers/mirror.js';
 import { mockFaultsLayer } from './layers/mock-faults.js';
 import { preCallChecksLayer } from './layers/pre-call-checks.js';
 import { retryLayer } from './layers/retry.js';
@@ -150,6 +154,16 @@ function usageRule(
   };
 }
 
+/** The `mirrors` entries by mirrored group (names checked by checkMirrorNames). */
+function mirrorRules(settings: ResolvedSettings, registry: DeploymentRegistry): Map<string, MirrorRule[]> {
+  const rules = new Map<string, MirrorRule[]>();
+  for (const { model, to, sample_rate } of settings.mirrors) {
+    const rule = { from: model, to: registry.group(to)!, sampleRate: sample_rate };
+    rules.set(model, [...(rules.get(model) ?? []), rule]);
+  }
+  return rules;
+}
+
 /**
  * Validates the model list and settings and builds the config: deployments, groups, the strategies
  * (per routing group) and the call path composed for exactly the features in use. Throws ConfigError
@@ -181,6 +195,7 @@ export function buildRouterConfig(
     hasFallbacks,
   });
   checkFallbackNames(settings, registry.groupNames());
+  checkMirrorNames(settings, registry.groupNames());
   const routing = routingOf(settings, runtime, rebuildGroups);
   const config = {} as { -readonly [K in keyof RouterConfig]: RouterConfig[K] };
   const noDeployments = (group: ModelGroup, request: Readonly<Record<string, unknown>>, seconds?: number) =>
@@ -189,10 +204,11 @@ export function buildRouterConfig(
   const countsUsage = usageRule(settings);
   const usageRead = settings.enable_pre_call_checks || routing.strategies.some((s) => s.needsUsage);
 
-  const cacheLayers: Layer[] = [];
+  // outside the rest: mirroring (sees every call), then the response cache
+  const outerLayers: Layer[] = [];
   if (settings.cache_responses) {
     const kwargs = settings.cache_kwargs ?? {};
-    cacheLayers.push(
+    outerLayers.push(
       cacheLayer({
         answers: runtime.answers(kwargs.max_size ?? 1000, kwargs.max_bytes ?? 64 * 1024 * 1024),
         flights: runtime.flights,
@@ -205,6 +221,18 @@ export function buildRouterConfig(
       }),
     );
   }
+  const select = selectLayer(
+    {
+      tracker: runtime.tracker,
+      limiter: runtime.limiter,
+      now: runtime.now,
+      strategyFor: routing.strategyFor,
+      noDeployments,
+      ...(usageRead && { usage: { counters: runtime.usage, appliesTo: countsUsage } }),
+    },
+    { limited: registry.limited, weightedFailover },
+  );
+  const attempt = attemptLayer({ outcomes: runtime.outcomes, now: runtime.now });
   const groupLayers: Layer[] = [mockFaultsLayer];
   if (settings.enable_pre_call_checks) groupLayers.push(preCallChecksLayer);
   if (registry.tiered) groupLayers.push(tiersLayer({ noDeployments }));
@@ -219,18 +247,19 @@ export function buildRouterConfig(
       },
       runtime,
     ),
-    selectLayer(
-      {
-        tracker: runtime.tracker,
-        limiter: runtime.limiter,
-        now: runtime.now,
-        strategyFor: routing.strategyFor,
-        noDeployments,
-        ...(usageRead && { usage: { counters: runtime.usage, appliesTo: countsUsage } }),
-      },
-      { limited: registry.limited, weightedFailover },
-    ),
-    attemptLayer({ outcomes: runtime.outcomes, now: runtime.now }),
+    ...(settings.hedge_after === undefined
+      ? []
+      : [
+          hedgeLayer(
+            {
+              after: settings.hedge_after === 'p95' ? 'p95' : settings.hedge_after * 1000,
+              maxHedges: settings.max_hedges,
+            },
+            { now: runtime.now, latencies: latencyWindowsOf(runtime) },
+          ),
+        ]),
+    select,
+    attempt,
   ];
   const fallbacks = fallbacksLayer({
     settings: { ...settings, maxFallbacks: settings.max_fallbacks },
@@ -238,8 +267,19 @@ export function buildRouterConfig(
     onFallback: hooks.onFallback,
   });
   const unreachable: Handler = () => Promise.reject(new Error('the call path has no innermost layer'));
-  const lean = compose([...cacheLayers, ...groupLayers, ...callLayers], unreachable);
-  const withFallbacks = compose([...cacheLayers, fallbacks, ...groupLayers, ...callLayers], unreachable);
+  const logger = loggerFor(settings, runtime.injectedLogger, { secrets: () => runtime.providers.secrets() });
+  if (settings.mirrors.length > 0) {
+    outerLayers.unshift(
+      mirrorLayer(mirrorRules(settings, registry), {
+        random: runtime.random,
+        now: runtime.now,
+        path: compose([select, attempt], unreachable),
+        logger: () => logger,
+      }),
+    );
+  }
+  const lean = compose([...outerLayers, ...groupLayers, ...callLayers], unreachable);
+  const withFallbacks = compose([...outerLayers, fallbacks, ...groupLayers, ...callLayers], unreachable);
   const configured =
     settings.fallbacks.length > 0 ||
     settings.context_window_fallbacks.length > 0 ||
@@ -260,7 +300,7 @@ export function buildRouterConfig(
       },
       disabled: settings.disable_cooldowns,
     },
-    logger: loggerFor(settings, runtime.injectedLogger, { secrets: () => runtime.providers.secrets() }),
+    logger,
     handler: configured ? withFallbacks : lean,
     handlerWithFallbacks: withFallbacks,
     countsUsage,

@@ -336,7 +336,7 @@ export class Router extends EventEmitter<RouterEvents> {
       numRetries: request.num_retries,
       deadline: runtime.now() + budgetMs,
       startMs: runtime.now(),
-      run: (endpoint) =>
+      run: (endpoint, attemptSignal) =>
         run(
           endpoint,
           body,
@@ -346,7 +346,7 @@ export class Router extends EventEmitter<RouterEvents> {
             firstTokenTimeoutMs: endpoint.firstTokenTimeoutMs,
             streamTotalTimeoutMs: endpoint.streamTotalTimeoutMs,
             maxResponseBytes: settings.max_response_bytes,
-            signal,
+            signal: attemptSignal,
             dropParams,
             runtime: runtime.providers,
             onWarning,

@@ -50,6 +50,13 @@ export interface MockBehavior {
   status?: number;
   /** Fail only the first N requests, then answer normally. */
   failTimes?: number;
+  /**
+   * Answer `slowMs` late (after any `delayMs`) with this probability (the server's seeded random
+   * source): a deployment with a latency tail.
+   */
+  slowRate?: number;
+  /** How late a slow answer is (see `slowRate`). @default 1000 */
+  slowMs?: number;
   /** Fail each request with this probability (uses the server's seeded random source). */
   failRate?: number;
   /** Instead of a status: `reset` destroys the connection, `hang` never answers. */
@@ -129,6 +136,12 @@ export function shouldFail(slot: BehaviorSlot | undefined, random: () => number)
   if (slot.failuresLeft <= 0) return false;
   slot.failuresLeft -= 1;
   return true;
+}
+
+/** How much later than `delayMs` this request answers: `slowMs` with probability `slowRate`. */
+export function extraDelayMs(b: MockBehavior, random: () => number): number {
+  if (!b.slowRate) return 0;
+  return random() < b.slowRate ? (b.slowMs ?? 1000) : 0;
 }
 
 /** The stream options of a behavior, with defaults. */

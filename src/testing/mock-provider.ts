@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import type { MockExchange, MockRequest } from './formats/format.js';
 import { FORMATS } from './formats/index.js';
-import { BehaviorTable, type MockBehavior, shouldFail } from './mock-behavior.js';
+import { BehaviorTable, extraDelayMs, type MockBehavior, shouldFail } from './mock-behavior.js';
 import { seededRandom } from './seeded-random.js';
 
 /** Options of `startMockProvider`. */
@@ -108,7 +108,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       res,
       wait: (ms) => new Promise((resolve) => setTimeout(() => resolve(!closed), ms)),
     };
-    if (behavior.delayMs && !(await exchange.wait(behavior.delayMs))) return;
+    const delayMs = (behavior.delayMs ?? 0) + extraDelayMs(behavior, random);
+    if (delayMs > 0 && !(await exchange.wait(delayMs))) return;
     if (behavior.raw) {
       const { status = 200, headers = {}, body } = behavior.raw;
       res.writeHead(status, headers);

@@ -95,6 +95,12 @@ export interface ModelInfo {
   base_model?: string;
   supports_reasoning?: boolean;
   mode?: 'chat' | 'embedding' | 'completion' | 'image_generation' | string;
+  /** Dollars per prompt token, over the cost map (`svc_params.input_cost_per_token` wins over it). */
+  input_cost_per_token?: number;
+  /** Dollars per completion token, over the cost map (`svc_params.output_cost_per_token` wins over it). */
+  output_cost_per_token?: number;
+  /** The context window, over the cost map's: what pre-call checks and getModelGroupInfo use. */
+  max_input_tokens?: number;
   [extra: string]: unknown;
 }
 

@@ -60,7 +60,7 @@ export function attemptLayer(deps: AttemptDeps): Layer {
     call.attempts += 1;
     let result: T;
     try {
-      result = await call.run(endpoint);
+      result = await call.run(endpoint, call.signal);
     } catch (err) {
       if (call.signal?.aborted || isRequestFault(err)) {
         report(call, 'aborted', endpoint, startMs, undefined, call.attempts, undefined, undefined);

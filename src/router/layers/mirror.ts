@@ -1,0 +1,102 @@
+import { responseCost } from '../../cost/response-cost.js';
+import { errorFromNetwork } from '../../errors/map-error.js';
+import type { Logger } from '../../logging/logger.js';
+import type { ModelGroup, Usage } from '../../types/index.js';
+import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { OpenedStream } from '../executor.js';
+
+/** One `mirrors` entry, resolved: calls to `from` are copied to the group `to` at `sampleRate`. */
+export interface MirrorRule {
+  from: string;
+  to: ModelGroup;
+  sampleRate: number;
+}
+
+export interface MirrorDeps {
+  random(): number;
+  now(): number;
+  /** Select and attempt, nothing else: a mirror is never retried, never falls back. */
+  path: Handler;
+  logger(): Logger;
+}
+
+/**
+ * Traffic mirroring (`mirrors`): a sampled copy of a call to a mirrored group is sent to its silent
+ * group in the background, once the primary's result (or error) is in, so the primary's latency and
+ * result are untouched. The copy takes a free deployment of the mirror group or is dropped (it never
+ * waits for a slot), is never retried and never falls back; its answer is read to the end and thrown
+ * away; its failures are logged and count against the mirror's own deployments only. Composed only
+ * when `mirrors` is configured.
+ */
+export function mirrorLayer(rules: ReadonlyMap<string, readonly MirrorRule[]>, deps: MirrorDeps): Layer {
+  return (next: Handler) =>
+    async <T>(call: Call<T>): Promise<Routed<T>> => {
+      const targets = rules.get(call.group.name);
+      if (!targets) return next(call);
+      const sampled = targets.filter((rule) => deps.random() < rule.sampleRate);
+      if (sampled.length === 0) return next(call);
+      try {
+        return await next(call);
+      } finally {
+        for (const rule of sampled) mirror(call, rule, deps);
+      }
+    };
+}
+
+function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
+  const now = deps.now();
+  const copy: Call<T> = {
+    kind: call.kind,
+    model: rule.to.name,
+    request: call.request,
+    stream: call.stream,
+    signal: undefined, // the caller leaving does not cut the copy short
+    asyncEntry: call.asyncEntry,
+    numRetries: 0,
+    deadline: now, // never waits for a slot or a backoff
+    startMs: now,
+    run: call.run,
+    attempts: 0,
+    failures: [],
+    excluded: undefined,
+    timedOut: undefined,
+    group: rule.to,
+    tier: rule.to.tiers[0]!,
+    admits: undefined,
+    strategy: undefined,
+    backoff: undefined,
+    endpoint: undefined,
+  };
+  const failed = (err: unknown) =>
+    deps.logger().warn(`mirror of ${rule.from} to ${rule.to.name} failed: ${(err as Error)?.message}`, {
+      code: 'mirror_failed',
+      model: rule.from,
+      mirror: rule.to.name,
+    });
+  deps.path(copy).then((routed) => drain(routed, copy.stream).catch(failed), failed);
+}
+
+/** Reads a mirror's answer to its end and settles its attempt with its usage and cost. */
+async function drain<T>(routed: Routed<T>, stream: boolean): Promise<void> {
+  const { deployment } = routed.endpoint;
+  let usage: Partial<Usage> | undefined;
+  if (stream) {
+    const opened = routed.result as OpenedStream;
+    try {
+      for (let r = opened.first; !r.done; r = await opened.rest.next())
+        if (r.value.usage) usage = r.value.usage;
+    } catch (err) {
+      const { target } = routed.endpoint;
+      const error = errorFromNetwork(err, {
+        provider: target.provider,
+        model: target.model,
+        modelId: target.modelId,
+      });
+      routed.settle({ error });
+      throw error;
+    }
+  } else {
+    usage = (routed.result as { usage?: Partial<Usage> }).usage;
+  }
+  routed.settle({ usage, cost: responseCost(deployment, usage), response: null });
+}

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { MODEL_PRICES, type ModelPrice } from './model-prices.js';
 
 const CANDIDATE_REWRITES: ReadonlyArray<(name: string) => string> = [
@@ -12,7 +13,8 @@ const CANDIDATE_REWRITES: ReadonlyArray<(name: string) => string> = [
   (n) => n.replace(/-\d{3}$/, ''), // `gemini-1.5-pro-002`
 ];
 
-const cache = new Map<string, ModelPrice | null>();
+// model names come from users (pass-through models too): the memo of lookups is bounded
+const cache = new LRUCache<string, { price: ModelPrice | undefined }>({ max: 2048 });
 
 /**
  * The cost-map entry of a model name, tolerating provider prefixes, Bedrock and Vertex version
@@ -20,7 +22,7 @@ const cache = new Map<string, ModelPrice | null>();
  */
 export function lookupModelPrice(model: string): ModelPrice | undefined {
   const cached = cache.get(model);
-  if (cached !== undefined) return cached ?? undefined;
+  if (cached) return cached.price;
   let name = model.toLowerCase();
   let found = MODEL_PRICES[name];
   for (const rewrite of CANDIDATE_REWRITES) {
@@ -28,6 +30,6 @@ export function lookupModelPrice(model: string): ModelPrice | undefined {
     name = rewrite(name);
     found = MODEL_PRICES[name];
   }
-  cache.set(model, found ?? null);
+  cache.set(model, { price: found });
   return found;
 }

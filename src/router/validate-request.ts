@@ -39,7 +39,30 @@ const schemas = {
 
 export type RequestKind = keyof typeof schemas;
 
+const ROLE_SET: ReadonlySet<unknown> = new Set(ROLES);
+
+/**
+ * The common chat request, checked without zod (a few property reads): a model, messages with known
+ * roles, an optional boolean `stream` and no router fields. True means the schema would accept it too;
+ * anything else goes through the schema, which names what is wrong.
+ */
+function isPlainChat(request: unknown): boolean {
+  if (typeof request !== 'object' || request === null) return false;
+  const r = request as Record<string, unknown>;
+  if (typeof r.model !== 'string' || r.model.length === 0) return false;
+  const messages = r.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return false;
+  for (const m of messages) {
+    if (typeof m !== 'object' || m === null || !ROLE_SET.has((m as { role?: unknown }).role)) return false;
+  }
+  if (r.stream !== undefined && typeof r.stream !== 'boolean') return false;
+  // every field is read here, as the schema would: a getter that throws fails now, naming its field
+  for (const key in r) if (r[key] !== undefined && key in routerFields) return false;
+  return true;
+}
+
 function problemsOf(kind: RequestKind, request: unknown): string[] | undefined {
+  if (kind === 'chat' && isPlainChat(request)) return undefined;
   const result = schemas[kind].safeParse(request);
   if (result.success) return undefined;
   return zodProblems(result.error, request, { prefix: 'request', knownKeys: () => [], noun: 'field' });

@@ -155,11 +155,25 @@ async function readJson(
   timer: CallTimer,
 ): Promise<unknown> {
   const limit = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
+  const declared = Number(response.headers['content-length']);
   // a declared length past the limit fails before a byte is read
-  if (Number(response.headers['content-length']) > limit) {
+  if (declared > limit) {
     // undici reports a body destroyed unread as an error: nobody else listens for it
     response.body.on('error', ignore).destroy();
     throw responseTooLarge(target, limit);
+  }
+  const notJson = (err: unknown) =>
+    new InternalServerError(`${target.provider}/${target.model} answered with a body that is not JSON`, {
+      ...errorOptions(target),
+      cause: err,
+    });
+  // a declared length within the limit bounds the read already: undici's own reader is the cheapest
+  if (declared >= 0) {
+    try {
+      return await response.body.json();
+    } catch (err) {
+      throw err instanceof SyntaxError ? notJson(err) : failureOf(err, timer, options, target, 'response');
+    }
   }
   let bytes: Buffer | undefined;
   try {
@@ -172,13 +186,7 @@ async function readJson(
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
-    throw new InternalServerError(
-      `${target.provider}/${target.model} answered with a body that is not JSON`,
-      {
-        ...errorOptions(target),
-        cause: err,
-      },
-    );
+    throw notJson(err);
   }
 }
 

@@ -1,4 +1,9 @@
-import costMap from './model-prices.json' with { type: 'json' };
+import { createRequire } from 'node:module';
+import type costMapJson from './model-prices.json';
+
+// read with require, not an import attribute: JSON modules print an ExperimentalWarning on some Node
+// 20 releases, and a library must not warn on import (the type import keeps the file in the build)
+const costMap = createRequire(import.meta.url)('./model-prices.json') as typeof costMapJson;
 
 /** What the cost map knows of a model. Prices are dollars per token. */
 export interface ModelPrice {

@@ -325,7 +325,6 @@ export class Router extends EventEmitter<RouterEvents> {
     const runtime = this.#runtime;
     const budgetMs =
       timeoutMs ?? (stream ? (settings.stream_timeout ?? settings.timeout) : settings.timeout) * 1000;
-    const onWarning = (warning: CallWarning) => this.#warn(warning);
     const call: Call<T> = {
       kind,
       model: request.model,
@@ -349,7 +348,7 @@ export class Router extends EventEmitter<RouterEvents> {
             signal: attemptSignal,
             dropParams,
             runtime: runtime.providers,
-            onWarning,
+            onWarning: this.#onWarning,
           },
           request.mock_response ?? endpoint.deployment.params.mock_response,
         ),
@@ -400,6 +399,9 @@ export class Router extends EventEmitter<RouterEvents> {
       requestedRegion(request),
     );
   }
+
+  // one function for every call (not a closure per call)
+  readonly #onWarning = (warning: CallWarning): void => this.#warn(warning);
 
   #warn(warning: CallWarning): void {
     this.#config.logger.warn(warning.message, { code: warning.code });

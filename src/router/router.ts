@@ -32,6 +32,7 @@ import type { Call, Routed } from './call.js';
 import { completedResult, streamResult } from './call-results.js';
 import type { ChatCompletionStream } from './chat-stream.js';
 import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
+import type { OpenedStream } from './executor.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
 import { noDeploymentsError } from './no-deployments.js';
 import { providerBody } from './request-fields.js';
@@ -205,16 +206,12 @@ export class Router extends EventEmitter<RouterEvents> {
 
   /** Embeddings for `input`. */
   aembedding(request: EmbeddingRequest, control?: CallControl): Promise<WithHiddenParams<EmbeddingResponse>> {
-    return this.#json('embedding', request, control, true, (e, b, o) =>
-      this.#runtime.executor.embedding(e, b, o),
-    );
+    return this.#json('embedding', request, control, true, this.#runEmbedding);
   }
 
   /** Same as `aembedding`, without weighted failover. */
   embedding(request: EmbeddingRequest, control?: CallControl): Promise<WithHiddenParams<EmbeddingResponse>> {
-    return this.#json('embedding', request, control, false, (e, b, o) =>
-      this.#runtime.executor.embedding(e, b, o),
-    );
+    return this.#json('embedding', request, control, false, this.#runEmbedding);
   }
 
   /** A legacy `/v1/completions` text completion. */
@@ -222,9 +219,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: TextCompletionRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<TextCompletion>> {
-    return this.#json('textCompletion', request, control, true, (e, b, o, m) =>
-      this.#runtime.executor.textCompletion(e, b, o, m),
-    );
+    return this.#json('textCompletion', request, control, true, this.#runTextCompletion);
   }
 
   /** Same as `atextCompletion`, without weighted failover. */
@@ -232,9 +227,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: TextCompletionRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<TextCompletion>> {
-    return this.#json('textCompletion', request, control, false, (e, b, o, m) =>
-      this.#runtime.executor.textCompletion(e, b, o, m),
-    );
+    return this.#json('textCompletion', request, control, false, this.#runTextCompletion);
   }
 
   /** Images for `prompt`. */
@@ -242,9 +235,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: ImageGenerationRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<ImageGenerationResponse>> {
-    return this.#json('imageGeneration', request, control, true, (e, b, o) =>
-      this.#runtime.executor.imageGeneration(e, b, o),
-    );
+    return this.#json('imageGeneration', request, control, true, this.#runImageGeneration);
   }
 
   /** Same as `aimageGeneration`, without weighted failover. */
@@ -252,9 +243,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: ImageGenerationRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<ImageGenerationResponse>> {
-    return this.#json('imageGeneration', request, control, false, (e, b, o) =>
-      this.#runtime.executor.imageGeneration(e, b, o),
-    );
+    return this.#json('imageGeneration', request, control, false, this.#runImageGeneration);
   }
 
   /** One entry per model group: providers, mode, reasoning support, context window and prices. */
@@ -281,16 +270,11 @@ export class Router extends EventEmitter<RouterEvents> {
     asyncEntry: boolean,
   ): Promise<WithHiddenParams<ChatCompletion> | ChatCompletionStream> {
     validateRequest('chat', request);
-    const { executor } = this.#runtime;
     if (request.stream) {
-      const routed = await this.#route('chat', request, control, true, asyncEntry, (e, b, o, m) =>
-        executor.chatStream(e, b, o, m),
-      );
+      const routed = await this.#route('chat', request, control, true, asyncEntry, this.#runChatStream);
       return streamResult(routed, control?.signal, this.#runtime);
     }
-    const routed = await this.#route('chat', request, control, false, asyncEntry, (e, b, o, m) =>
-      executor.chat(e, b, o, m),
-    );
+    const routed = await this.#route('chat', request, control, false, asyncEntry, this.#runChat);
     return completedResult(routed, routed.result.usage);
   }
 
@@ -323,6 +307,7 @@ export class Router extends EventEmitter<RouterEvents> {
     const dropParams = request.drop_params ?? settings.drop_params;
     const signal = control?.signal;
     const runtime = this.#runtime;
+    const startMs = runtime.now();
     const budgetMs =
       timeoutMs ?? (stream ? (settings.stream_timeout ?? settings.timeout) : settings.timeout) * 1000;
     const call: Call<T> = {
@@ -333,8 +318,8 @@ export class Router extends EventEmitter<RouterEvents> {
       signal,
       asyncEntry,
       numRetries: request.num_retries,
-      deadline: runtime.now() + budgetMs,
-      startMs: runtime.now(),
+      deadline: startMs + budgetMs,
+      startMs,
       run: (endpoint, attemptSignal) =>
         run(
           endpoint,
@@ -400,7 +385,17 @@ export class Router extends EventEmitter<RouterEvents> {
     );
   }
 
-  // one function for every call (not a closure per call)
+  // one function each for every call (not closures made per call): the executor's operations
+  readonly #runChat: Run<ChatCompletionRequest, ChatCompletion> = (e, b, o, m) =>
+    this.#runtime.executor.chat(e, b, o, m);
+  readonly #runChatStream: Run<ChatCompletionRequest, OpenedStream> = (e, b, o, m) =>
+    this.#runtime.executor.chatStream(e, b, o, m);
+  readonly #runEmbedding: Run<EmbeddingRequest, EmbeddingResponse> = (e, b, o) =>
+    this.#runtime.executor.embedding(e, b, o);
+  readonly #runTextCompletion: Run<TextCompletionRequest, TextCompletion> = (e, b, o, m) =>
+    this.#runtime.executor.textCompletion(e, b, o, m);
+  readonly #runImageGeneration: Run<ImageGenerationRequest, ImageGenerationResponse> = (e, b, o) =>
+    this.#runtime.executor.imageGeneration(e, b, o);
   readonly #onWarning = (warning: CallWarning): void => this.#warn(warning);
 
   #warn(warning: CallWarning): void {

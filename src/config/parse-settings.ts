@@ -2,6 +2,7 @@ import { defineMaskedInspect } from '../callbacks/mask-key.js';
 import { redisUrlWithoutPassword } from '../stores/redis-options.js';
 import { ConfigError } from './config-error.js';
 import { type EnvReference, referenceAt, resolveEnvReferences } from './resolve-env.js';
+import { schemaKeysAt } from './schema-keys.js';
 import {
   type ResolvedSettings,
   type RouterSettings,
@@ -10,20 +11,8 @@ import {
 } from './settings-schema.js';
 import { zodProblems } from './zod-problems.js';
 
-function nestedKeys(path: readonly PropertyKey[]): readonly string[] {
-  let shape: unknown = routerSettingsSchema;
-  for (const key of path) {
-    if (typeof key !== 'string') continue;
-    shape = (shape as { shape?: Record<string, unknown> }).shape?.[key];
-    // unwrap optional/default/array wrappers to reach the object's shape
-    for (let i = 0; i < 4 && shape && !(shape as { shape?: unknown }).shape; i++) {
-      const def = (shape as { def?: { innerType?: unknown; element?: unknown } }).def;
-      shape = def?.innerType ?? def?.element;
-    }
-  }
-  const s = (shape as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return s ? Object.keys(s) : SETTING_NAMES;
-}
+const nestedKeys = (path: readonly PropertyKey[]): readonly string[] =>
+  schemaKeysAt(routerSettingsSchema, path, SETTING_NAMES);
 
 // Strategy and logger objects are the user's live objects (with state and methods), not config data:
 // they are passed on as given, never copied or searched for `os.environ/` references.

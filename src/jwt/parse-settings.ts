@@ -1,5 +1,6 @@
 import { ConfigError } from '../config/config-error.js';
 import { resolveEnvReferences } from '../config/resolve-env.js';
+import { schemaKeysAt } from '../config/schema-keys.js';
 import { zodProblems } from '../config/zod-problems.js';
 import {
   JWT_SETTING_NAMES,
@@ -8,19 +9,8 @@ import {
   type ResolvedJwtSettings,
 } from './settings-schema.js';
 
-function nestedKeys(path: readonly PropertyKey[]): readonly string[] {
-  let shape: unknown = jwtSettingsSchema;
-  for (const key of path) {
-    if (typeof key !== 'string') continue;
-    shape = (shape as { shape?: Record<string, unknown> }).shape?.[key];
-    for (let i = 0; i < 4 && shape && !(shape as { shape?: unknown }).shape; i++) {
-      const def = (shape as { def?: { innerType?: unknown; element?: unknown } }).def;
-      shape = def?.innerType ?? def?.element;
-    }
-  }
-  const s = (shape as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return s ? Object.keys(s) : JWT_SETTING_NAMES;
-}
+const nestedKeys = (path: readonly PropertyKey[]): readonly string[] =>
+  schemaKeysAt(jwtSettingsSchema, path, JWT_SETTING_NAMES);
 
 function list(value: string | readonly string[] | undefined, splitCommas: boolean): string[] {
   if (value === undefined) return [];

@@ -2,12 +2,10 @@ import { inspect } from 'node:util';
 import { EventEmitter } from 'eventemitter3';
 import { requestedRegion } from '../checks/region.js';
 import { ConfigError } from '../config/config-error.js';
-import { didYouMean } from '../config/did-you-mean.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
-import { BadRequestError } from '../errors/classes.js';
 import { RouterError } from '../errors/router-error.js';
-import type { CallOptions, CallWarning } from '../providers/shared/provider-adapter.js';
+import type { CallWarning } from '../providers/shared/provider-adapter.js';
 import { redisOptionsFromSettings, type StoreSettings, sameStoreSettings } from '../stores/store-settings.js';
 import type { CustomRoutingStrategy } from '../strategies/custom-strategy.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
@@ -18,27 +16,25 @@ import type {
   DeploymentEntry,
   EmbeddingRequest,
   EmbeddingResponse,
-  Endpoint,
   ImageGenerationRequest,
   ImageGenerationResponse,
   ModelGroup,
-  RouterRequestFields,
   TextCompletion,
   TextCompletionRequest,
   Usage,
   WithHiddenParams,
 } from '../types/index.js';
-import type { Call, Routed } from './call.js';
+import type { Routed } from './call.js';
 import { completedResult, streamResult } from './call-results.js';
 import type { ChatCompletionStream } from './chat-stream.js';
 import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
 import type { OpenedStream } from './executor.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
 import { noDeploymentsError } from './no-deployments.js';
-import { providerBody } from './request-fields.js';
 import { buildRouterConfig, type ConfigHooks, type RouterConfig } from './router-config.js';
 import type { RouterEvents } from './router-events.js';
 import { type RouterDependencies, RouterRuntime } from './runtime.js';
+import { type RoutableRequest, type Run, startCall } from './start-call.js';
 import { type RequestKind, validateRequest } from './validate-request.js';
 
 export type { RouterDependencies };
@@ -60,9 +56,6 @@ export type ChatResult<R extends ChatCompletionRequest> = R extends { stream: tr
     : R extends { stream: boolean }
       ? WithHiddenParams<ChatCompletion> | ChatCompletionStream
       : WithHiddenParams<ChatCompletion>;
-
-type RoutableRequest = { model: string; [key: string]: unknown } & RouterRequestFields;
-type Run<B, T> = (endpoint: Endpoint, body: B, options: CallOptions, mock: string | undefined) => Promise<T>;
 
 /**
  * One OpenAI-style API over a pool of deployments. Deployments sharing a `model_name` form a group;
@@ -300,54 +293,17 @@ export class Router extends EventEmitter<RouterEvents> {
   ): Promise<Routed<T>> {
     if (this.#closed) throw new Error('Router is closed');
     const config = this.#config;
-    const { settings } = config;
-    const group = this.#groupOf(config, request.model);
-    const body = providerBody(request);
-    const timeoutMs = request.timeout === undefined ? undefined : request.timeout * 1000;
-    const dropParams = request.drop_params ?? settings.drop_params;
-    const signal = control?.signal;
     const runtime = this.#runtime;
-    const startMs = runtime.now();
-    const budgetMs =
-      timeoutMs ?? (stream ? (settings.stream_timeout ?? settings.timeout) : settings.timeout) * 1000;
-    const call: Call<T> = {
+    const start = {
       kind,
-      model: request.model,
       request,
+      signal: control?.signal,
       stream,
-      signal,
       asyncEntry,
-      numRetries: request.num_retries,
-      deadline: startMs + budgetMs,
-      startMs,
-      run: (endpoint, attemptSignal) =>
-        run(
-          endpoint,
-          body,
-          {
-            timeoutMs: timeoutMs ?? endpoint.timeoutMs,
-            streamTimeoutMs: timeoutMs ?? endpoint.streamTimeoutMs,
-            firstTokenTimeoutMs: endpoint.firstTokenTimeoutMs,
-            streamTotalTimeoutMs: endpoint.streamTotalTimeoutMs,
-            maxResponseBytes: settings.max_response_bytes,
-            signal: attemptSignal,
-            dropParams,
-            runtime: runtime.providers,
-            onWarning: this.#onWarning,
-          },
-          request.mock_response ?? endpoint.deployment.params.mock_response,
-        ),
-      attempts: 0,
-      failures: [],
-      excluded: undefined,
-      timedOut: undefined,
-      group,
-      tier: group.tiers[0]!,
-      admits: undefined,
-      strategy: undefined,
-      backoff: undefined,
-      endpoint: undefined,
+      run,
+      onWarning: this.#onWarning,
     };
+    const call = startCall(start, config, runtime);
     const handler = Array.isArray(request.fallbacks) ? config.handlerWithFallbacks : config.handler;
     try {
       return await handler(call);
@@ -357,18 +313,6 @@ export class Router extends EventEmitter<RouterEvents> {
       runtime.callFailed(call, err);
       throw err;
     }
-  }
-
-  #groupOf(config: RouterConfig, model: string): ModelGroup {
-    const group = config.registry.group(model);
-    if (group) return group;
-    const names = config.registry.groupNames();
-    const listed = names.length > 0 ? ` Model groups: ${names.slice(0, 20).join(', ')}.` : '';
-    throw new BadRequestError(
-      `Unknown model \`${model}\`${didYouMean(model, names)}.${listed}` +
-        (config.settings.pass_through_all_models ? '' : ' (pass_through_all_models is off)'),
-      { model },
-    );
   }
 
   #noDeployments(

@@ -1,18 +1,13 @@
 import { defineMaskedInspect } from '../callbacks/mask-key.js';
 import { redisUrlWithoutPassword } from '../stores/redis-options.js';
-import { ConfigError } from './config-error.js';
-import { type EnvReference, referenceAt, resolveEnvReferences } from './resolve-env.js';
-import { schemaKeysAt } from './schema-keys.js';
+import { parseWithEnv } from './parse-with-env.js';
+import { type EnvReference, referenceAt } from './resolve-env.js';
 import {
   type ResolvedSettings,
   type RouterSettings,
   routerSettingsSchema,
   SETTING_NAMES,
 } from './settings-schema.js';
-import { zodProblems } from './zod-problems.js';
-
-const nestedKeys = (path: readonly PropertyKey[]): readonly string[] =>
-  schemaKeysAt(routerSettingsSchema, path, SETTING_NAMES);
 
 // Strategy and logger objects are the user's live objects (with state and methods), not config data:
 // they are passed on as given, never copied or searched for `os.environ/` references.
@@ -52,27 +47,12 @@ export function parseSettings(
   input: RouterSettings | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedSettings {
-  const raw: unknown = input ?? {};
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ConfigError('router settings', ['expected an object of settings']);
-  }
-  const { value, problems, references, failed } = resolveEnvReferences(raw, '', env, {
+  const { data: settings, references } = parseWithEnv(routerSettingsSchema, input, {
+    what: 'router settings',
+    names: SETTING_NAMES,
+    env,
     keepAsIs: isLiveObject,
   });
-  const parsed = routerSettingsSchema.safeParse(value);
-  if (!parsed.success) {
-    problems.push(
-      ...zodProblems(parsed.error, value, {
-        prefix: '',
-        knownKeys: nestedKeys,
-        noun: 'setting',
-        references,
-        ignore: failed,
-      }),
-    );
-  }
-  if (problems.length > 0 || !parsed.success) throw new ConfigError('router settings', problems);
-  const settings = parsed.data;
   if (settings.enable_pre_call_check !== undefined) {
     settings.enable_pre_call_checks = settings.enable_pre_call_check;
   }

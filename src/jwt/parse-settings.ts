@@ -1,16 +1,11 @@
 import { ConfigError } from '../config/config-error.js';
-import { resolveEnvReferences } from '../config/resolve-env.js';
-import { schemaKeysAt } from '../config/schema-keys.js';
-import { zodProblems } from '../config/zod-problems.js';
+import { parseWithEnv } from '../config/parse-with-env.js';
 import {
   JWT_SETTING_NAMES,
   type JwtAuthSettings,
   jwtSettingsSchema,
   type ResolvedJwtSettings,
 } from './settings-schema.js';
-
-const nestedKeys = (path: readonly PropertyKey[]): readonly string[] =>
-  schemaKeysAt(jwtSettingsSchema, path, JWT_SETTING_NAMES);
 
 function list(value: string | readonly string[] | undefined, splitCommas: boolean): string[] {
   if (value === undefined) return [];
@@ -38,27 +33,13 @@ export function parseJwtSettings(
   input: JwtAuthSettings | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedJwtSettings {
-  const raw: unknown = input ?? {};
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ConfigError('JWT auth settings', ['expected an object of settings']);
-  }
-  const { value, problems, references, failed } = resolveEnvReferences(raw, '', env, {
-    keepAsIs: (path) => path.length === 1 && path[0] === 'custom_validate',
+  const { data } = parseWithEnv(jwtSettingsSchema, input, {
+    what: 'JWT auth settings',
+    names: JWT_SETTING_NAMES,
+    env,
+    keepAsIs: (path: readonly PropertyKey[]) => path.length === 1 && path[0] === 'custom_validate',
   });
-  const parsed = jwtSettingsSchema.safeParse(value);
-  if (!parsed.success) {
-    problems.push(
-      ...zodProblems(parsed.error, value, {
-        prefix: '',
-        knownKeys: nestedKeys,
-        noun: 'setting',
-        references,
-        ignore: failed,
-      }),
-    );
-  }
-  if (problems.length > 0 || !parsed.success) throw new ConfigError('JWT auth settings', problems);
-  const { public_key_url, audience, ...s } = parsed.data;
+  const { public_key_url, audience, ...s } = data;
 
   const fromEnv = (name: string) => (env[name] && env[name]!.trim() !== '' ? env[name] : undefined);
   const public_key_urls = list(public_key_url ?? fromEnv('JWT_PUBLIC_KEY_URL'), true);

@@ -166,17 +166,21 @@ describe('response cache', () => {
     expect(after._hidden_params.cache_hit).toBe(false);
   });
 
-  it('tells success listeners about a hit', async () => {
+  it('tells success listeners about a hit, with no cost', async () => {
     const router = cached();
+    // a priced deployment, so that the miss costs something and the hit visibly nothing
+    router.addDeployment(
+      deployment(mock, 'p', { input_cost_per_token: 1, output_cost_per_token: 1 }, 'priced'),
+    );
     const events: SuccessEvent[] = [];
     router.on('success', (e) => events.push(e));
-    await ask(router);
-    await ask(router);
+    const priced = { model: 'priced', messages: USER };
+    await router.acompletion(priced);
+    await router.acompletion(priced);
     await router.close();
-    expect(events.map((e) => [e.attempts, e.response_cost >= 0])).toEqual([
-      [1, true],
-      [0, true],
-    ]);
+    expect(events.map((e) => e.attempts)).toEqual([1, 0]);
+    expect(events[0]!.response_cost).toBeGreaterThan(0);
+    expect(events[1]!.response_cost).toBe(0);
   });
 
   it('tells logger callbacks about a hit with cache_hit and no cost', async () => {

@@ -1,0 +1,32 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Prefix of every virtual key, so a leaked one is recognisable by secret scanners. */
+export const VIRTUAL_KEY_PREFIX = 'sk-svc-';
+
+/** A new virtual key: the prefix and 32 random bytes, base64url. Shown once, stored only as its hash. */
+export function generateVirtualKey(): string {
+  return VIRTUAL_KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** The key's SHA-256, hex: what the database stores and what logs and spend rows name a key by. */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** Whether `value` has the shape of a key hash (so `/spend/logs?key=` takes either form). */
+export function isKeyHash(value: string): boolean {
+  return /^[0-9a-f]{64}$/.test(value);
+}
+
+/**
+ * Compares a presented secret with the master key in constant time: both sides are hashed first, so
+ * neither the content nor the length of the master key leaks through timing.
+ */
+export function matchesSecret(presented: string, secretHash: Buffer): boolean {
+  return timingSafeEqual(createHash('sha256').update(presented).digest(), secretHash);
+}
+
+/** The digest `matchesSecret` compares with, computed once at start. */
+export function secretDigest(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}

@@ -1,0 +1,44 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { trackCalls } from './http/call-state.js';
+import { errorReply, ProxyError } from './http/proxy-error.js';
+import type { ProxyContext } from './proxy-context.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerKeyRoutes } from './routes/keys.js';
+import { registerMessagesRoute } from './routes/messages.js';
+import { registerMetaRoutes } from './routes/meta.js';
+import { registerModelCallRoutes } from './routes/model-calls.js';
+import { registerModelInfoRoutes } from './routes/model-info.js';
+import { registerSpendRoutes } from './routes/spend.js';
+
+/**
+ * The proxy's HTTP app over a built context: every route, the call id and overhead headers, and one
+ * error shape. Not listening yet: `startProxy` listens; tests use `app.inject()`.
+ */
+export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
+  const app = Fastify({
+    bodyLimit: ctx.bodyLimit,
+    // a request that arrives while the proxy drains gets 503 and `connection: close`
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    keepAliveTimeout: 65_000,
+  });
+  trackCalls(app, ctx.now);
+  app.setErrorHandler((error, _request, reply) => {
+    const { status, body, headers } = errorReply(error);
+    return reply.code(status).headers(headers).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const { status, body } = errorReply(
+      new ProxyError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; see GET /routes.`),
+    );
+    return reply.code(status).send(body);
+  });
+  registerMetaRoutes(app, ctx);
+  registerHealthRoutes(app, ctx);
+  registerModelInfoRoutes(app, ctx);
+  registerModelCallRoutes(app, ctx);
+  registerMessagesRoute(app, ctx);
+  registerKeyRoutes(app, ctx);
+  registerSpendRoutes(app, ctx);
+  return app;
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** What the proxy tracks of each request, from its first byte to its reply. */
+export interface CallState {
+  /** Sent back as `x-svc-call-id`; the spend row's `call_id`. */
+  callId: string;
+  /** Epoch ms at which the request arrived. */
+  startedAt: number;
+  /** `performance.now()` at arrival, for durations. */
+  startedMark: number;
+  /** Milliseconds spent inside the router (the upstream's time and the router's own). */
+  routerMs: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    svc: CallState;
+  }
+}
+
+/** Milliseconds the proxy itself added to the request: its whole time, less the time in the router. */
+export function overheadMs(state: CallState, at = performance.now()): string {
+  return Math.max(0, at - state.startedMark - state.routerMs).toFixed(2);
+}
+
+/**
+ * Gives every request a call id and a clock, and every reply the `x-svc-call-id` and
+ * `x-svc-overhead-ms` headers (streams set them themselves before their first byte).
+ */
+export function trackCalls(app: FastifyInstance, now: () => number): void {
+  app.decorateRequest('svc', null as unknown as CallState);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    request.svc = { callId: randomUUID(), startedAt: now(), startedMark: performance.now(), routerMs: 0 };
+    reply.header('x-svc-call-id', request.svc.callId);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-svc-overhead-ms', overheadMs(request.svc));
+  });
+}
+
+/**
+ * An AbortSignal that fires when the client goes away before the reply is complete: the router
+ * call (and its upstream request) is cancelled with it.
+ */
+export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const raw = reply.raw;
+  raw.once('close', () => {
+    if (!raw.writableFinished) controller.abort(new Error('the client closed the connection'));
+  });
+  return controller.signal;
+}

@@ -1,0 +1,100 @@
+import { RouterError } from '../../errors/router-error.js';
+
+/** The OpenAI-style `type` for each status the proxy answers with. */
+const TYPE_FOR_STATUS: Readonly<Record<number, string>> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  408: 'timeout',
+  409: 'conflict_error',
+  413: 'invalid_request_error',
+  415: 'invalid_request_error',
+  429: 'rate_limit_error',
+  503: 'service_unavailable',
+};
+
+/**
+ * An error the proxy itself decides (auth, limits, bodies): sent as
+ * `{ "error": { "message", "type", "code" } }` with `status`.
+ */
+export class ProxyError extends Error {
+  readonly type: string;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra response headers (`retry-after`). */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'ProxyError';
+    this.type = TYPE_FOR_STATUS[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+  }
+}
+
+/** The JSON error body every proxy route answers with. */
+export interface ErrorBody {
+  error: { message: string; type: string; code: string; param?: string | null };
+}
+
+/** What a thrown value becomes on the wire: status, body and headers. Never includes a secret. */
+export interface ErrorReply {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/** Fastify's own client errors (bad JSON, body too large, wrong content type) carry these. */
+interface FastifyLikeError {
+  statusCode?: number;
+  code?: string;
+  message: string;
+}
+
+const FASTIFY_CODES: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'request_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+};
+
+/** Turns anything a route threw into the reply: library errors keep their status and code. */
+export function errorReply(error: unknown): ErrorReply {
+  if (error instanceof ProxyError) {
+    return reply(error.status, error.type, error.code, error.message, { ...error.headers });
+  }
+  if (RouterError.isInstance(error)) {
+    const headers: Record<string, string> = {};
+    if (error.retryAfterMs !== undefined && error.status === 429) {
+      headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
+    }
+    return reply(error.status, error.type, error.code, error.message, headers);
+  }
+  const fastifyError = error as FastifyLikeError;
+  const code = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (code && fastifyError.statusCode) {
+    const status = fastifyError.statusCode;
+    return reply(status, TYPE_FOR_STATUS[status] ?? 'invalid_request_error', code, clientMessage(code, error));
+  }
+  return reply(500, 'api_error', 'internal_error', 'The proxy failed to handle this request.', {});
+}
+
+function clientMessage(code: string, error: FastifyLikeError): string {
+  if (code === 'invalid_json') return `The request body is not valid JSON: ${error.message.replace(/^Body /, '')}`;
+  if (code === 'request_too_large') return 'The request body is larger than the proxy accepts (max_request_body_mb).';
+  if (code === 'unsupported_media_type') return 'Send the request body as application/json.';
+  return error.message;
+}
+
+function reply(
+  status: number,
+  type: string,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): ErrorReply {
+  return { status, body: { error: { message, type, code } }, headers };
+}

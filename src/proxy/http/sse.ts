@@ -1,0 +1,41 @@
+import type { ServerResponse } from 'node:http';
+
+/** The response headers of every event stream the proxy sends. */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  // proxies in front (nginx) must not buffer a stream
+  'x-accel-buffering': 'no',
+};
+
+/** One `data:` event. */
+export function sseData(data: unknown): string {
+  return `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+}
+
+/** One named event (`event: x` then `data:`), as Anthropic's stream has them. */
+export function sseEvent(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * Writes one frame and, when the socket's buffer is full, waits until it drains (or the client is
+ * gone): a slow reader slows the upstream read instead of growing the proxy's memory.
+ * Resolves false when the client has gone away.
+ */
+export async function writeFrame(raw: ServerResponse, frame: string): Promise<boolean> {
+  if (raw.destroyed || raw.writableEnded) return false;
+  if (raw.write(frame)) return true;
+  return new Promise<boolean>((resolve) => {
+    const done = (open: boolean) => {
+      raw.off('drain', onDrain);
+      raw.off('close', onClose);
+      resolve(open);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    raw.on('drain', onDrain);
+    raw.on('close', onClose);
+  });
+}

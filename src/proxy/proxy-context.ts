@@ -1,0 +1,35 @@
+import type { Router } from '../router/router.js';
+import type { Authenticate } from './auth/authenticate.js';
+import type { KeyCache } from './auth/key-cache.js';
+import type { Database } from './db/database.js';
+import type { Admit } from './limits/admission.js';
+
+/** A dependency `/health/readiness` checks (the database, Redis). */
+export interface ReadinessCheck {
+  name: string;
+  /** Resolves when the dependency answers; rejects (with a message fit to show) when it does not. */
+  check(): Promise<void>;
+}
+
+/** What spend logging reports of itself. */
+export interface SpendStats {
+  pending: number;
+  written: number;
+  failedFlushes: number;
+}
+
+/** Everything the proxy's routes use, built once by `startProxy` (or a test). */
+export interface ProxyContext {
+  router: Router;
+  db: Database;
+  authenticate: Authenticate;
+  keys: KeyCache;
+  admit: Admit;
+  readiness: readonly ReadinessCheck[];
+  spendStats(): SpendStats;
+  /** Epoch milliseconds. */
+  now: () => number;
+  /** Largest request body accepted, in bytes. */
+  bodyLimit: number;
+  version: string;
+}

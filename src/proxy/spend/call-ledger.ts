@@ -1,0 +1,112 @@
+import { RouterError } from '../../errors/router-error.js';
+import type { HiddenParams, Usage } from '../../types/index.js';
+import type { Caller } from '../auth/caller.js';
+import { ProxyError } from '../http/proxy-error.js';
+import type { BudgetReservation } from '../limits/budget-gate.js';
+import type { KeyRateLimits } from '../limits/key-rate-limits.js';
+import type { SpendSink } from './spend-entry.js';
+
+/** What a call is, as known when it is admitted. */
+export interface CallFacts {
+  callId: string;
+  route: string;
+  /** The model group the caller asked for. */
+  model: string;
+  endUser: string | null;
+  stream: boolean;
+  /** Epoch ms at which the proxy received the request. */
+  startedAt: number;
+}
+
+export interface LedgerDeps {
+  caller: Caller;
+  reservation: BudgetReservation;
+  limits: KeyRateLimits;
+  sink: SpendSink;
+  now: () => number;
+}
+
+/**
+ * The books of one admitted call: when it ends (a result, a stream's end, or a failure) it releases
+ * the budget reservation with the real cost, counts the tokens against the key's tpm, and writes one
+ * spend row. Whatever happens, it is closed exactly once.
+ */
+export class CallLedger {
+  #closed = false;
+
+  constructor(
+    private readonly deps: LedgerDeps,
+    private readonly facts: CallFacts,
+  ) {}
+
+  /** The call succeeded: `hidden` is the result's `_hidden_params`, `usage` what the provider reported. */
+  succeed(hidden: HiddenParams | undefined, usage: Usage | null | undefined): void {
+    const cost = hidden?.response_cost ?? 0;
+    this.#close({
+      cost,
+      usage: usage ?? undefined,
+      model_group: hidden?.model_group ?? this.facts.model,
+      model_id: hidden?.model_id ?? null,
+      provider: hidden?.custom_llm_provider ?? null,
+      cache_hit: hidden?.cache_hit ?? false,
+      status: 'success',
+      error_code: null,
+      http_status: 200,
+    });
+  }
+
+  /** The call failed (before or during its answer), or the client went away. */
+  fail(error: unknown, clientGone = false): void {
+    const routerError = RouterError.isInstance(error) ? error : undefined;
+    const proxyError = error instanceof ProxyError ? error : undefined;
+    this.#close({
+      cost: 0,
+      usage: undefined,
+      model_group: this.facts.model,
+      model_id: routerError?.modelId ?? null,
+      provider: routerError?.provider ?? null,
+      cache_hit: false,
+      status: 'failure',
+      error_code: clientGone ? 'client_closed' : (routerError?.code ?? proxyError?.code ?? 'internal_error'),
+      http_status: clientGone ? 499 : (routerError?.status ?? proxyError?.status ?? 500),
+    });
+  }
+
+  #close(outcome: {
+    cost: number;
+    usage: Usage | undefined;
+    model_group: string;
+    model_id: string | null;
+    provider: string | null;
+    cache_hit: boolean;
+    status: 'success' | 'failure';
+    error_code: string | null;
+    http_status: number;
+  }): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const { caller, reservation, limits, sink, now } = this.deps;
+    const { usage, ...rest } = outcome;
+    reservation.settle(outcome.cost);
+    const key = caller.kind === 'key' ? caller.key : undefined;
+    if (key && usage) limits.recordTokens(key.keyHash, usage.total_tokens);
+    const end = now();
+    sink({
+      ...rest,
+      call_id: this.facts.callId,
+      key_hash: key?.keyHash ?? null,
+      user_id: key?.userId ?? null,
+      team_id: key?.teamId ?? null,
+      organization_id: key?.organizationId ?? null,
+      end_user: this.facts.endUser,
+      route: this.facts.route,
+      prompt_tokens: usage?.prompt_tokens ?? 0,
+      completion_tokens: usage?.completion_tokens ?? 0,
+      total_tokens: usage?.total_tokens ?? 0,
+      latency_ms: Math.max(0, end - this.facts.startedAt),
+      stream: this.facts.stream,
+      start_time: new Date(this.facts.startedAt),
+      end_time: new Date(end),
+    });
+  }
+}

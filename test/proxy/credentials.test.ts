@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { presentedKey } from '../../src/proxy/auth/credentials.js';
+import { hashKey, matchesSecret, secretDigest } from '../../src/proxy/auth/virtual-key.js';
+
+describe('presentedKey', () => {
+  it('reads Authorization: Bearer', () => {
+    expect(presentedKey({ authorization: 'Bearer sk-abc' })).toBe('sk-abc');
+  });
+  it('reads x-api-key when there is no bearer token', () => {
+    expect(presentedKey({ 'x-api-key': 'sk-abc' })).toBe('sk-abc');
+  });
+  it('finds nothing in a Basic authorization or no header', () => {
+    expect(presentedKey({ authorization: 'Basic Zm9vOmJhcg==' })).toBeUndefined();
+    expect(presentedKey({})).toBeUndefined();
+  });
+});
+
+describe('master key comparison', () => {
+  it('matches the same secret only', () => {
+    const digest = secretDigest('sk-master-1234');
+    expect(matchesSecret('sk-master-1234', digest)).toBe(true);
+    expect(matchesSecret('sk-master-1235', digest)).toBe(false);
+    expect(matchesSecret('', digest)).toBe(false);
+  });
+  it('hashes a key to 64 hex characters', () => {
+    expect(hashKey('sk-x')).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

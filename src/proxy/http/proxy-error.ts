@@ -1,4 +1,5 @@
 import { RouterError } from '../../errors/router-error.js';
+import { DatabaseUnavailableError, DuplicateError } from '../db/db-errors.js';
 
 /** The OpenAI-style `type` for each status the proxy answers with. */
 const TYPE_FOR_STATUS: Readonly<Record<number, string>> = {
@@ -72,6 +73,10 @@ export function errorReply(error: unknown): ErrorReply {
       headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
     }
     return reply(error.status, error.type, error.code, error.message, headers);
+  }
+  if (error instanceof DuplicateError) return reply(409, 'conflict_error', 'duplicate', `${error.message}.`);
+  if (error instanceof DatabaseUnavailableError) {
+    return reply(503, 'service_unavailable', 'database_unavailable', 'The database is not answering; try again shortly.');
   }
   const fastifyError = error as FastifyLikeError;
   const code = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;

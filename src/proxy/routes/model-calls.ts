@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ChatCompletionStream } from '../../router/chat-stream.js';
 import type { CallControl } from '../../router/router.js';
 import type { HiddenParams, Usage } from '../../types/index.js';
 import { clientGoneSignal } from '../http/call-state.js';
+import { errorReply } from '../http/proxy-error.js';
+import { sseData } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
-import type { CallLedger } from '../spend/call-ledger.js';
 import { type ModelCallBody, modelCallBody } from './request-body.js';
-import { streamChat } from './stream-chat.js';
+import { isStream, routedCall } from './routed-call.js';
+import { type StreamFormat, sendStream } from './send-stream.js';
 
 /** A router method a route calls; resolves to a JSON result or, for chat with `stream: true`, a stream. */
 type Invoke = (ctx: ProxyContext, body: ModelCallBody, control: CallControl) => Promise<unknown>;
@@ -15,6 +16,15 @@ interface Result {
   _hidden_params?: HiddenParams;
   usage?: Usage | null;
 }
+
+/** OpenAI's stream: a `data:` event per chunk, `data: [DONE]` at the end, `{"error": ...}` when cut. */
+const OPENAI_STREAM: StreamFormat = {
+  async *frames(chunks) {
+    for await (const chunk of chunks) yield sseData(chunk);
+  },
+  end: sseData('[DONE]'),
+  error: (error) => sseData(errorReply(error).body),
+};
 
 const ROUTES: ReadonlyArray<{ paths: readonly string[]; invoke: Invoke }> = [
   {
@@ -61,35 +71,9 @@ function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
       },
       signal,
     );
-    const result = await callRouter(ctx, invoke, body, signal, ledger, request);
-    if (body.stream === true && isStream(result)) {
-      return streamChat(reply, result, ledger, request.svc, signal);
-    }
+    const result = (await routedCall(state, ledger, signal, () => invoke(ctx, body, { signal }))) as Result;
+    if (isStream(result)) return sendStream(reply, result, OPENAI_STREAM, ledger, state, signal);
     ledger.succeed(result._hidden_params, result.usage);
     return result;
   };
-}
-
-/** Calls the router, timing it (the part of the request that is not the proxy's own overhead). */
-async function callRouter(
-  ctx: ProxyContext,
-  invoke: Invoke,
-  body: ModelCallBody,
-  signal: AbortSignal,
-  ledger: CallLedger,
-  request: FastifyRequest,
-): Promise<Result> {
-  const started = performance.now();
-  try {
-    return (await invoke(ctx, body, { signal })) as Result;
-  } catch (error) {
-    ledger.fail(error, signal.aborted);
-    throw error;
-  } finally {
-    request.svc.routerMs += performance.now() - started;
-  }
-}
-
-function isStream(result: unknown): result is ChatCompletionStream {
-  return typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
 }

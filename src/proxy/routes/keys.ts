@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireAdmin } from '../auth/authenticate.js';
+import type { KeyIdentity } from '../auth/caller.js';
+import { DURATION_PATTERN, durationMs } from '../auth/duration.js';
+import { identityOf } from '../auth/key-identity.js';
+import { generateVirtualKey, hashKey, isKeyHash } from '../auth/virtual-key.js';
+import { findKeyByHash, insertKey } from '../db/keys-repo.js';
+import { parseBody } from '../http/parse-body.js';
+import { ProxyError } from '../http/proxy-error.js';
+import type { ProxyContext } from '../proxy-context.js';
+
+const id = z.string().trim().min(1).max(256);
+
+/** `POST /key/generate` (CONTRACT 5.6). */
+const generateSchema = z.strictObject({
+  models: z.array(z.string().min(1)).default([]),
+  team_id: id.nullish(),
+  user_id: id.nullish(),
+  organization_id: id.nullish(),
+  max_budget: z.number().nonnegative().nullish(),
+  rpm_limit: z.number().int().positive().nullish(),
+  tpm_limit: z.number().int().positive().nullish(),
+  duration: z
+    .string()
+    .regex(DURATION_PATTERN, 'expected a whole number and a unit: `30s`, `15m`, `12h` or `30d`')
+    .nullish(),
+  key_alias: id.nullish(),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+});
+
+const infoQuery = z.strictObject({ key: z.string().min(1).optional() });
+
+/** The key as `/key/info` shows it: everything but the key itself. */
+function keyInfo(key: KeyIdentity) {
+  return {
+    key_alias: key.keyAlias,
+    models: key.models,
+    team_id: key.teamId,
+    user_id: key.userId,
+    organization_id: key.organizationId,
+    spend: key.spend,
+    max_budget: key.maxBudget,
+    rpm_limit: key.rpmLimit,
+    tpm_limit: key.tpmLimit,
+    expires: key.expiresAt?.toISOString() ?? null,
+    blocked: key.blocked,
+    metadata: key.metadata,
+  };
+}
+
+/** Virtual keys: create one (master key), read one (master key, or the key itself). */
+export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void {
+  app.post('/key/generate', async (request) => {
+    requireAdmin(await ctx.authenticate(request.headers), '/key/generate');
+    const body = parseBody(generateSchema, request.body, '/key/generate body');
+    const key = generateVirtualKey();
+    const keyHash = hashKey(key);
+    const expiresAt = body.duration ? new Date(ctx.now() + durationMs(body.duration)) : null;
+    const record = identityOf(
+      await insertKey(ctx.db, {
+        key_hash: keyHash,
+        key_alias: body.key_alias,
+        models: body.models,
+        team_id: body.team_id,
+        user_id: body.user_id,
+        organization_id: body.organization_id,
+        max_budget: body.max_budget,
+        rpm_limit: body.rpm_limit,
+        tpm_limit: body.tpm_limit,
+        expires_at: expiresAt,
+        metadata: body.metadata,
+      }),
+    );
+    ctx.keys.invalidate(keyHash);
+    return { key, key_hash: keyHash, ...keyInfo(record) };
+  });
+
+  app.get('/key/info', async (request) => {
+    const caller = await ctx.authenticate(request.headers);
+    const { key } = parseBody(infoQuery, request.query, '/key/info query');
+    let keyHash: string;
+    if (key === undefined) {
+      if (caller.kind !== 'key') throw new ProxyError(400, 'invalid_request', '`key`: required with the master key.');
+      keyHash = caller.key.keyHash;
+    } else {
+      keyHash = isKeyHash(key) ? key : hashKey(key);
+      if (caller.kind === 'key' && caller.key.keyHash !== keyHash) requireAdmin(caller, '/key/info for another key');
+    }
+    const record = await findKeyByHash(ctx.db, keyHash);
+    if (!record) throw new ProxyError(404, 'key_not_found', 'No such key.');
+    return { key: keyHash, info: keyInfo(identityOf(record)) };
+  });
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { anthropicErrorBody } from '../anthropic/anthropic-error.js';
+import { chunksToAnthropicEvents } from '../anthropic/to-anthropic-events.js';
+import { chatCompletionToAnthropic } from '../anthropic/to-anthropic-message.js';
+import { anthropicToChatRequest } from '../anthropic/to-chat-request.js';
+import { clientGoneSignal } from '../http/call-state.js';
+import { errorReply } from '../http/proxy-error.js';
+import { sseEvent } from '../http/sse.js';
+import type { ProxyContext } from '../proxy-context.js';
+import { isStream, routedCall } from './routed-call.js';
+import { type StreamFormat, sendStream } from './send-stream.js';
+
+/**
+ * `POST /v1/messages`: Anthropic's Messages API over any deployment. The body is translated to a chat
+ * request, routed like any other call, and the answer (or its stream) translated back, so the
+ * Anthropic SDK works against an OpenAI, Gemini or Bedrock deployment too. Errors use Anthropic's
+ * body shape (with our `code` inside), which both kinds of client read.
+ */
+export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): void {
+  app.post('/v1/messages', { errorHandler: anthropicErrors }, async (request, reply) => {
+    const caller = await ctx.authenticate(request.headers);
+    const chatRequest = anthropicToChatRequest(request.body);
+    const state = request.svc;
+    const signal = clientGoneSignal(reply);
+    const stream = chatRequest.stream === true;
+    const ledger = await ctx.admit(
+      caller,
+      {
+        callId: state.callId,
+        route: '/v1/messages',
+        model: chatRequest.model,
+        endUser: typeof chatRequest.user === 'string' ? chatRequest.user : null,
+        stream,
+        startedAt: state.startedAt,
+      },
+      signal,
+    );
+    const result = await routedCall(state, ledger, signal, () => ctx.router.acompletion(chatRequest, { signal }));
+    if (isStream(result)) return sendStream(reply, result, anthropicStream(chatRequest.model), ledger, state, signal);
+    ledger.succeed(result._hidden_params, result.usage);
+    return chatCompletionToAnthropic(result, chatRequest.model);
+  });
+}
+
+/** Anthropic's stream: named events, an `error` event when cut. */
+function anthropicStream(model: string): StreamFormat {
+  return {
+    async *frames(chunks) {
+      for await (const { event, data } of chunksToAnthropicEvents(chunks, { model })) yield sseEvent(event, data);
+    },
+    error: (error) => sseEvent('error', anthropicErrorBody(error)),
+  };
+}
+
+function anthropicErrors(error: unknown, _request: FastifyRequest, reply: FastifyReply) {
+  const { status, headers } = errorReply(error);
+  return reply.code(status).headers(headers).send(anthropicErrorBody(error));
+}

@@ -1,0 +1,29 @@
+import type { ChatCompletionStream } from '../../router/chat-stream.js';
+import type { CallState } from '../http/call-state.js';
+import type { CallLedger } from '../spend/call-ledger.js';
+
+/**
+ * Runs the router call of a request, timing it (the part of the request that is not the proxy's own
+ * overhead) and closing the ledger as failed when it throws.
+ */
+export async function routedCall<T>(
+  state: CallState,
+  ledger: CallLedger,
+  signal: AbortSignal,
+  call: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  try {
+    return await call();
+  } catch (error) {
+    ledger.fail(error, signal.aborted);
+    throw error;
+  } finally {
+    state.routerMs += performance.now() - started;
+  }
+}
+
+/** Whether a chat result is a stream (an async iterable of chunks) rather than a completion. */
+export function isStream(result: unknown): result is ChatCompletionStream {
+  return typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+}

@@ -1,0 +1,153 @@
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+import { loadConfigFile } from '../config/config-file.js';
+import { parseSettings } from '../config/parse-settings.js';
+import { Router } from '../router/router.js';
+import { MemoryStore } from '../stores/memory-store.js';
+import { RedisStore } from '../stores/redis-store.js';
+import type { Store } from '../stores/store.js';
+import { redisOptionsFromSettings } from '../stores/store-settings.js';
+import { createAuthenticate } from './auth/authenticate.js';
+import { KeyCache } from './auth/key-cache.js';
+import { identityOf } from './auth/key-identity.js';
+import { secretDigest } from './auth/virtual-key.js';
+import { buildProxyApp } from './build-app.js';
+import { generalSettingsSchema, resolveProxySettings } from './config/general-settings.js';
+import type { Database } from './db/database.js';
+import { findKeyByHash } from './db/keys-repo.js';
+import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/open-database.js';
+import { createAdmission } from './limits/admission.js';
+import { BudgetGate } from './limits/budget-gate.js';
+import { KeyRateLimits } from './limits/key-rate-limits.js';
+import type { ProxyContext, ReadinessCheck } from './proxy-context.js';
+import { SpendWriter } from './spend/spend-writer.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+/** How to start the proxy (CONTRACT 4). */
+export interface StartProxyOptions {
+  /** A config file's path (YAML or JSON). */
+  configPath?: string;
+  /** The config as an object (what the file would hold); `configPath` wins when both are given. */
+  config?: Record<string, unknown>;
+  /** @default 4000 */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** The environment `os.environ/` references, `DATABASE_URL` and `SVC_MASTER_KEY` are read from. @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A running proxy. */
+export interface RunningProxy {
+  /** `http://host:port`, with the port actually bound (0 picks a free one). */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  router: Router;
+  /**
+   * Stops accepting, lets calls in flight finish (up to `drain_timeout`), writes every pending spend
+   * row, and releases the database, the store and the router's connections.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the `svc-router` gateway: loads and validates the config (every problem at once), opens the
+ * database (Postgres when a `database_url` is set, else embedded PGlite next to the config file) and
+ * migrates it, then serves the Router over HTTP.
+ *
+ * @example
+ * const proxy = await startProxy({ configPath: './config.yaml', port: 4000 });
+ * // ... later
+ * await proxy.close();
+ */
+export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
+  const source = options.configPath ?? options.config;
+  if (source === undefined) throw new TypeError('startProxy: give `configPath` or `config`.');
+  const loaded = loadConfigFile(source, { env: options.env ?? process.env, generalSettings: generalSettingsSchema });
+  const settings = resolveProxySettings(loaded.generalSettings, loaded.env, loaded.dir);
+  const store = storeFor(loaded.routerSettings, loaded.env);
+  const router = new Router(loaded.modelList, loaded.routerSettings, { env: loaded.env, store });
+  let db: Database | undefined;
+  try {
+    db = await openDatabase({ url: settings.databaseUrl, dataDir: settings.dataDir });
+    await migrate(db);
+    return await serve(db, router, store, settings, options);
+  } catch (error) {
+    await Promise.allSettled([db?.close(), router.close(), store.close?.()]);
+    throw error;
+  }
+}
+
+async function serve(
+  db: Database,
+  router: Router,
+  store: Store,
+  settings: ReturnType<typeof resolveProxySettings>,
+  options: StartProxyOptions,
+): Promise<RunningProxy> {
+  const now = Date.now;
+  const spend = new SpendWriter(db, { flushIntervalMs: settings.spendFlushIntervalMs });
+  const keys = new KeyCache(async (hash) => {
+    const record = await findKeyByHash(db, hash);
+    return record && identityOf(record);
+  }, { ttlMs: settings.keyCacheTtlMs });
+  const readiness: ReadinessCheck[] = [
+    { name: 'database', check: async () => void (await db.query('SELECT 1')) },
+  ];
+  if (store instanceof RedisStore) readiness.push({ name: 'redis', check: async () => void (await store.get('proxy:ready')) });
+  const ctx: ProxyContext = {
+    router,
+    db,
+    keys,
+    authenticate: createAuthenticate({ masterKeyDigest: settings.masterKey ? secretDigest(settings.masterKey) : undefined, keys, now }),
+    admit: createAdmission({ budgets: new BudgetGate(), limits: new KeyRateLimits(store, now), sink: (row) => spend.add(row), now }),
+    readiness,
+    spendStats: () => spend.stats(),
+    now,
+    bodyLimit: settings.maxRequestBodyBytes,
+    version,
+  };
+  const app = buildProxyApp(ctx);
+  await app.listen({ port: options.port ?? 4000, host: options.host ?? '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4000);
+  const host = options.host ?? '127.0.0.1';
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    app,
+    router,
+    close: () => {
+      closing ??= (async () => {
+        await drain(app, settings.drainTimeoutMs);
+        await spend.close({ deadlineMs: settings.drainTimeoutMs });
+        await Promise.allSettled([router.close(), store.close?.()]);
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Stops accepting and waits for requests in flight, at most `timeoutMs`; then cuts what is left. */
+async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      app.server.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+  });
+  await Promise.race([app.close(), deadline]);
+  clearTimeout(timer);
+}
+
+/** The store key rate limits share with the router: Redis when `router_settings` ask for it. */
+function storeFor(routerSettings: Record<string, unknown>, env: NodeJS.ProcessEnv): Store {
+  const redis = redisOptionsFromSettings(parseSettings(routerSettings, env));
+  return redis ? new RedisStore(redis) : new MemoryStore();
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { DeploymentConfig } from '../../src/index.js';
+import { type RunningProxy, startProxy } from '../../src/proxy/index.js';
+import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+
+export const MASTER_KEY = 'sk-master-test-0123456789';
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The database engines every proxy suite runs on. */
+export const ENGINES = ['pglite', 'postgres'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+export interface TestProxy {
+  proxy: RunningProxy;
+  mock: MockProvider;
+  url: string;
+  /** Headers with the master key. */
+  admin: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A chat deployment of the OpenAI format on the mock, named `id`. */
+export function mockDeployment(mock: MockProvider, id: string, group = 'gpt-4o', params = {}): DeploymentConfig {
+  return {
+    model_name: group,
+    svc_params: {
+      model: 'openai/gpt-4o',
+      api_base: `${mock.url}/${id}/v1`,
+      api_key: `sk-upstream-${id}-0000`,
+      input_cost_per_token: 0.000001,
+      output_cost_per_token: 0.000002,
+      ...params,
+    },
+    model_info: { id },
+  };
+}
+
+/**
+ * Starts a mock provider and a proxy in front of it on `engine`: PGlite in a fresh temp directory, or
+ * the local Postgres in a fresh schema (dropped on close).
+ */
+export async function startTestProxy(
+  engine: Engine,
+  options: {
+    models?: (mock: MockProvider) => DeploymentConfig[];
+    router_settings?: Record<string, unknown>;
+    general_settings?: Record<string, unknown>;
+  } = {},
+): Promise<TestProxy> {
+  const mock = await startMockProvider();
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-proxy-'));
+  const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const database = engine === 'postgres' ? { database_url: POSTGRES_URL, database_schema: schema } : {};
+  const proxy = await startProxy({
+    port: 0,
+    config: {
+      model_list: (options.models ?? ((m) => [mockDeployment(m, 'east')]))(mock),
+      router_settings: options.router_settings ?? {},
+      general_settings: {
+        master_key: MASTER_KEY,
+        data_dir: dataDir,
+        spend_flush_interval: 0.05,
+        ...database,
+        ...options.general_settings,
+      },
+    },
+    env: {},
+  });
+  return {
+    proxy,
+    mock,
+    url: proxy.url,
+    admin: { authorization: `Bearer ${MASTER_KEY}` },
+    close: async () => {
+      await proxy.close();
+      await mock.close();
+      await rm(dataDir, { recursive: true, force: true });
+      if (engine === 'postgres') {
+        const client = new pg.Client({ connectionString: POSTGRES_URL });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Waits until `check` passes, polling every 20 ms, at most `ms`. */
+export async function eventually(check: () => Promise<void> | void, ms = 3_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}

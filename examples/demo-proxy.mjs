@@ -13,7 +13,10 @@ import OpenAI from 'openai';
 
 const MASTER_KEY = 'sk-demo-master-key';
 const mock = await startMockProvider();
-mock.setBehavior('/east', { content: 'Hello from the east deployment.', usage: { prompt_tokens: 12, completion_tokens: 7 } });
+mock.setBehavior('/east', {
+  content: 'Hello from the east deployment.',
+  usage: { prompt_tokens: 12, completion_tokens: 7 },
+});
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-router-demo-'));
 const configPath = join(dir, 'config.yaml');
@@ -33,7 +36,9 @@ general_settings:
 );
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-const proxy = spawn(process.execPath, [cli, '--config', configPath, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const proxy = spawn(process.execPath, [cli, '--config', configPath, '--port', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const lines = createInterface({ input: proxy.stdout });
 const url = await new Promise((resolve, reject) => {
   proxy.once('exit', (code) => reject(new Error(`svc-router exited with ${code} before listening`)));
@@ -52,7 +57,9 @@ try {
     body: JSON.stringify({ models: ['gpt-4o'], max_budget: 1, key_alias: 'demo-app' }),
   });
   const { key, key_hash } = await generated.json();
-  console.log(`   key ${key.slice(0, 12)}... (shown once; the database keeps only its hash ${key_hash.slice(0, 12)}...)`);
+  console.log(
+    `   key ${key.slice(0, 12)}... (shown once; the database keeps only its hash ${key_hash.slice(0, 12)}...)`,
+  );
 
   const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1` });
   console.log('\n2. The app calls the proxy with the openai SDK');
@@ -60,19 +67,29 @@ try {
     .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] })
     .withResponse();
   console.log(`   answer: ${data.choices[0].message.content}`);
-  console.log(`   x-svc-call-id ${response.headers.get('x-svc-call-id')}, proxy overhead ${response.headers.get('x-svc-overhead-ms')} ms`);
+  console.log(
+    `   x-svc-call-id ${response.headers.get('x-svc-call-id')}, proxy overhead ${response.headers.get('x-svc-overhead-ms')} ms`,
+  );
 
   console.log('\n3. ... and streams');
-  const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+  const stream = await client.chat.completions.create({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'Hi' }],
+    stream: true,
+  });
   let text = '';
   for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
   console.log(`   streamed: ${text}`);
 
   await new Promise((r) => setTimeout(r, 800)); // spend rows are written in batches, off the request path
   console.log('\n4. The spend log (GET /spend/logs?key=...)');
-  const rows = await (await fetch(`${url}/spend/logs?key=${key_hash}`, { headers: { authorization: `Bearer ${MASTER_KEY}` } })).json();
+  const rows = await (
+    await fetch(`${url}/spend/logs?key=${key_hash}`, { headers: { authorization: `Bearer ${MASTER_KEY}` } })
+  ).json();
   for (const row of rows) {
-    console.log(`   ${row.start_time}  ${row.model_group}/${row.model_id}  ${row.total_tokens} tokens  $${row.cost.toFixed(6)}  stream=${row.stream}`);
+    console.log(
+      `   ${row.start_time}  ${row.model_group}/${row.model_id}  ${row.total_tokens} tokens  $${row.cost.toFixed(6)}  stream=${row.stream}`,
+    );
   }
   const info = await (await fetch(`${url}/key/info`, { headers: { authorization: `Bearer ${key}` } })).json();
   console.log(`   the key has spent $${info.info.spend.toFixed(6)} of its $${info.info.max_budget}`);

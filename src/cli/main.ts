@@ -15,7 +15,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (args.workers !== 1) {
-    process.stderr.write('svc-router: --workers above 1 is not in this version yet; run one process per core behind a load balancer.\n');
+    process.stderr.write(
+      'svc-router: --workers above 1 is not in this version yet; run one process per core behind a load balancer.\n',
+    );
     return 2;
   }
   const proxy = await startProxy({ configPath: args.config, port: args.port, host: args.host });

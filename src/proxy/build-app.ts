@@ -29,7 +29,11 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   });
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = errorReply(
-      new ProxyError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; see GET /routes.`),
+      new ProxyError(
+        404,
+        'route_not_found',
+        `No route ${request.method} ${request.url.split('?')[0]}; see GET /routes.`,
+      ),
     );
     return reply.code(status).send(body);
   });

@@ -66,15 +66,23 @@ export interface RunningProxy {
 export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
   const source = options.configPath ?? options.config;
   if (source === undefined) throw new TypeError('startProxy: give `configPath` or `config`.');
-  const loaded = loadConfigFile(source, { env: options.env ?? process.env, generalSettings: generalSettingsSchema });
+  const loaded = loadConfigFile(source, {
+    env: options.env ?? process.env,
+    generalSettings: generalSettingsSchema,
+  });
   const settings = resolveProxySettings(loaded.generalSettings, loaded.env, loaded.dir);
   const store = storeFor(loaded.routerSettings, loaded.env);
   const router = new Router(loaded.modelList, loaded.routerSettings, { env: loaded.env, store });
   let db: Database | undefined;
   try {
-    db = await openDatabase({ url: settings.databaseUrl, dataDir: settings.dataDir });
-    await migrate(db);
-    return await serve(db, router, store, settings, options);
+    const opened = await openDatabase({
+      url: settings.databaseUrl,
+      dataDir: settings.dataDir,
+      schema: settings.databaseSchema,
+    });
+    db = opened;
+    await migrate(opened);
+    return await serve(opened, router, store, settings, options);
   } catch (error) {
     await Promise.allSettled([db?.close(), router.close(), store.close?.()]);
     throw error;
@@ -90,20 +98,33 @@ async function serve(
 ): Promise<RunningProxy> {
   const now = Date.now;
   const spend = new SpendWriter(db, { flushIntervalMs: settings.spendFlushIntervalMs });
-  const keys = new KeyCache(async (hash) => {
-    const record = await findKeyByHash(db, hash);
-    return record && identityOf(record);
-  }, { ttlMs: settings.keyCacheTtlMs });
+  const keys = new KeyCache(
+    async (hash) => {
+      const record = await findKeyByHash(db, hash);
+      return record && identityOf(record);
+    },
+    { ttlMs: settings.keyCacheTtlMs },
+  );
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: async () => void (await db.query('SELECT 1')) },
   ];
-  if (store instanceof RedisStore) readiness.push({ name: 'redis', check: async () => void (await store.get('proxy:ready')) });
+  if (store instanceof RedisStore)
+    readiness.push({ name: 'redis', check: async () => void (await store.get('proxy:ready')) });
   const ctx: ProxyContext = {
     router,
     db,
     keys,
-    authenticate: createAuthenticate({ masterKeyDigest: settings.masterKey ? secretDigest(settings.masterKey) : undefined, keys, now }),
-    admit: createAdmission({ budgets: new BudgetGate(), limits: new KeyRateLimits(store, now), sink: (row) => spend.add(row), now }),
+    authenticate: createAuthenticate({
+      masterKeyDigest: settings.masterKey ? secretDigest(settings.masterKey) : undefined,
+      keys,
+      now,
+    }),
+    admit: createAdmission({
+      budgets: new BudgetGate(),
+      limits: new KeyRateLimits(store, now),
+      sink: (row) => spend.add(row),
+      now,
+    }),
     readiness,
     spendStats: () => spend.stats(),
     now,

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { EventEmitter } from 'eventemitter3';
 import { requestedRegion } from '../checks/region.js';
 import { ConfigError } from '../config/config-error.js';
+import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
 import { RouterError } from '../errors/router-error.js';
@@ -120,6 +121,20 @@ export class Router extends EventEmitter<RouterEvents> {
       throw error;
     }
     this.#runtime.listen(() => this.#config);
+  }
+
+  /**
+   * A Router from a config file (YAML or JSON) or the object it would hold: its `model_list`,
+   * `router_settings`, `svc_settings` and `environment_variables` (which `os.environ/` references read,
+   * without changing `process.env`). `general_settings` belong to the proxy and are not read here.
+   *
+   * @example
+   * const router = Router.fromConfig('./config.yaml');
+   * @throws ConfigError naming the file and every problem with its path, all at once.
+   */
+  static fromConfig(source: string | object, deps: RouterDependencies = {}): Router {
+    const loaded = loadConfigFile(source, { env: deps.env ?? process.env });
+    return new Router(loaded.modelList, loaded.routerSettings, { ...deps, env: loaded.env });
   }
 
   #build(deployments: readonly DeploymentConfig[], raw: RouterSettings, rebuildGroups = false): RouterConfig {

@@ -8,8 +8,20 @@ describe('POST /v1/messages through the Anthropic SDK', () => {
   beforeAll(async () => {
     t = await startTestProxy('pglite', {
       models: (mock) => [
-        { model_name: 'gpt-4o', svc_params: { model: 'openai/gpt-4o', api_base: `${mock.url}/oa/v1`, api_key: 'sk-up-0000' }, model_info: { id: 'oa' } },
-        { model_name: 'claude', svc_params: { model: 'anthropic/claude-sonnet-4-5', api_base: `${mock.url}/an`, api_key: 'sk-ant-0000' }, model_info: { id: 'an' } },
+        {
+          model_name: 'gpt-4o',
+          svc_params: { model: 'openai/gpt-4o', api_base: `${mock.url}/oa/v1`, api_key: 'sk-up-0000' },
+          model_info: { id: 'oa' },
+        },
+        {
+          model_name: 'claude',
+          svc_params: {
+            model: 'anthropic/claude-sonnet-4-5',
+            api_base: `${mock.url}/an`,
+            api_key: 'sk-ant-0000',
+          },
+          model_info: { id: 'an' },
+        },
       ],
     });
     client = new Anthropic({ apiKey: MASTER_KEY, baseURL: t.url, maxRetries: 0 });
@@ -29,7 +41,11 @@ describe('POST /v1/messages through the Anthropic SDK', () => {
   });
 
   it('streams a thinking answer the SDK accumulates, signature included', async () => {
-    t.mock.setBehavior('/an', { reasoning: 'Let me think.', signature: 'sig-123', content: 'The answer is 4.' });
+    t.mock.setBehavior('/an', {
+      reasoning: 'Let me think.',
+      signature: 'sig-123',
+      content: 'The answer is 4.',
+    });
     const stream = client.messages.stream({
       model: 'claude',
       max_tokens: 2048,
@@ -37,7 +53,11 @@ describe('POST /v1/messages through the Anthropic SDK', () => {
       messages: [{ role: 'user', content: '2+2?' }],
     });
     const message = await stream.finalMessage();
-    expect(message.content[0]).toMatchObject({ type: 'thinking', thinking: 'Let me think.', signature: 'sig-123' });
+    expect(message.content[0]).toMatchObject({
+      type: 'thinking',
+      thinking: 'Let me think.',
+      signature: 'sig-123',
+    });
     expect(message.content[1]).toMatchObject({ type: 'text', text: 'The answer is 4.' });
   });
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../../src/proxy/http/proxy-error.js';
 import { BudgetGate } from '../../src/proxy/limits/budget-gate.js';
 
-
 describe('BudgetGate', () => {
   it('admits any number of calls on a key without a budget', async () => {
     const gate = new BudgetGate();

@@ -24,7 +24,12 @@ export interface TestProxy {
 }
 
 /** A chat deployment of the OpenAI format on the mock, named `id`. */
-export function mockDeployment(mock: MockProvider, id: string, group = 'gpt-4o', params = {}): DeploymentConfig {
+export function mockDeployment(
+  mock: MockProvider,
+  id: string,
+  group = 'gpt-4o',
+  params = {},
+): DeploymentConfig {
   return {
     model_name: group,
     svc_params: {

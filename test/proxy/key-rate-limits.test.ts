@@ -8,7 +8,11 @@ describe('KeyRateLimits', () => {
     const limits = new KeyRateLimits(new MemoryStore({ now: () => now }), () => now);
     for (let i = 0; i < 3; i++) await limits.admit('k', 3, null);
     const refused = await limits.admit('k', 3, null).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ status: 429, code: 'rate_limit_exceeded', headers: { 'retry-after': '45' } });
+    expect(refused).toMatchObject({
+      status: 429,
+      code: 'rate_limit_exceeded',
+      headers: { 'retry-after': '45' },
+    });
     now += 45_000;
     await expect(limits.admit('k', 3, null)).resolves.toBeUndefined();
   });

@@ -69,7 +69,10 @@ describe.each(ENGINES)('the proxy through the openai SDK (%s)', (engine) => {
   });
 
   it('runs a virtual key from /key/generate and logs its spend', async () => {
-    t.mock.setBehavior('/east', { content: 'paid answer', usage: { prompt_tokens: 10, completion_tokens: 5 } });
+    t.mock.setBehavior('/east', {
+      content: 'paid answer',
+      usage: { prompt_tokens: 10, completion_tokens: 5 },
+    });
     const generated = await fetch(`${t.url}/key/generate`, {
       method: 'POST',
       headers: { ...t.admin, 'content-type': 'application/json' },
@@ -83,9 +86,9 @@ describe.each(ENGINES)('the proxy through the openai SDK (%s)', (engine) => {
       .withResponse();
     const callId = response.headers.get('x-svc-call-id');
     await eventually(async () => {
-      const rows = (await (await fetch(`${t.url}/spend/logs?key=${key_hash}`, { headers: t.admin })).json()) as Array<
-        Record<string, unknown>
-      >;
+      const rows = (await (
+        await fetch(`${t.url}/spend/logs?key=${key_hash}`, { headers: t.admin })
+      ).json()) as Array<Record<string, unknown>>;
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({
         call_id: callId,
@@ -99,7 +102,9 @@ describe.each(ENGINES)('the proxy through the openai SDK (%s)', (engine) => {
       });
       expect(rows[0]?.cost).toBeCloseTo(10 * 0.000001 + 5 * 0.000002, 12);
     });
-    const info = (await (await fetch(`${t.url}/key/info`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+    const info = (await (
+      await fetch(`${t.url}/key/info`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as {
       info: { spend: number };
     };
     expect(info.info.spend).toBeCloseTo(0.00002, 12);

@@ -20,7 +20,9 @@ describe('errorReply', () => {
 
   it('sends a proxy error as decided', () => {
     const reply = errorReply(new ProxyError(403, 'model_not_allowed', 'no'));
-    expect(reply.body).toEqual({ error: { message: 'no', type: 'permission_error', code: 'model_not_allowed' } });
+    expect(reply.body).toEqual({
+      error: { message: 'no', type: 'permission_error', code: 'model_not_allowed' },
+    });
   });
 
   it('hides the message of an unexpected error behind a 500', () => {

@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestProxy, type TestProxy } from './harness.js';
 
@@ -10,9 +11,14 @@ describe('proxy routes', () => {
     t = await startTestProxy('pglite', { general_settings: { max_request_body_mb: 0.01 } });
   });
   afterAll(() => t.close());
-  const inject = (opts: Parameters<TestProxy['proxy']['app']['inject']>[0]) => t.proxy.app.inject(opts);
+  const inject = (opts: InjectOptions) => t.proxy.app.inject(opts);
   const generate = async (body: Record<string, unknown> = {}) => {
-    const res = await inject({ method: 'POST', url: '/key/generate', headers: { ...t.admin, ...json }, payload: body });
+    const res = await inject({
+      method: 'POST',
+      url: '/key/generate',
+      headers: { ...t.admin, ...json },
+      payload: body,
+    });
     return { res, body: res.json() as { key: string; key_hash: string } & Record<string, unknown> };
   };
 
@@ -25,7 +31,9 @@ describe('proxy routes', () => {
   it('GET /routes lists the routes without auth', async () => {
     const res = await inject({ method: 'GET', url: '/routes' });
     const paths = (res.json() as { routes: Array<{ path: string }> }).routes.map((r) => r.path);
-    expect(paths).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/messages', '/key/generate', '/spend/logs']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/v1/chat/completions', '/v1/messages', '/key/generate', '/spend/logs']),
+    );
   });
 
   it('GET /health answers without auth and without calling an upstream', async () => {
@@ -51,77 +59,148 @@ describe('proxy routes', () => {
     const res = await inject({ method: 'GET', url: '/v1/models' });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({
-      error: { message: expect.stringContaining('Authorization: Bearer'), type: 'authentication_error', code: 'missing_api_key' },
+      error: {
+        message: expect.stringContaining('Authorization: Bearer'),
+        type: 'authentication_error',
+        code: 'missing_api_key',
+      },
     });
   });
 
   it('GET /model_group/info takes x-api-key and wraps the groups in data', async () => {
-    const res = await inject({ method: 'GET', url: '/model_group/info', headers: { 'x-api-key': t.admin.authorization!.slice(7) } });
+    const res = await inject({
+      method: 'GET',
+      url: '/model_group/info',
+      headers: { 'x-api-key': t.admin.authorization!.slice(7) },
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ data: [expect.objectContaining({ model_group: 'gpt-4o', providers: ['openai'], mode: 'chat' })] });
+    expect(res.json()).toEqual({
+      data: [expect.objectContaining({ model_group: 'gpt-4o', providers: ['openai'], mode: 'chat' })],
+    });
   });
 
   it('POST /v1/chat/completions answers a completion', async () => {
     t.mock.setBehavior('/east', { content: 'ok' });
-    const res = await inject({ method: 'POST', url: '/v1/chat/completions', headers: { ...t.admin, ...json }, payload: chat });
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { ...t.admin, ...json },
+      payload: chat,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ object: 'chat.completion', choices: [{ message: { content: 'ok' } }] });
+    expect(res.json()).toMatchObject({
+      object: 'chat.completion',
+      choices: [{ message: { content: 'ok' } }],
+    });
     expect(res.json()).not.toHaveProperty('_hidden_params');
   });
 
   it('POST /chat/completions is the same route without /v1', async () => {
-    const res = await inject({ method: 'POST', url: '/chat/completions', headers: { ...t.admin, ...json }, payload: chat });
+    const res = await inject({
+      method: 'POST',
+      url: '/chat/completions',
+      headers: { ...t.admin, ...json },
+      payload: chat,
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it('malformed JSON gets 400 invalid_json', async () => {
-    const res = await inject({ method: 'POST', url: '/v1/chat/completions', headers: { ...t.admin, ...json }, payload: '{"model": ' });
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { ...t.admin, ...json },
+      payload: '{"model": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json' });
   });
 
   it('a body over max_request_body_mb gets 413', async () => {
     const payload = { ...chat, messages: [{ role: 'user', content: 'x'.repeat(20_000) }] };
-    const res = await inject({ method: 'POST', url: '/v1/chat/completions', headers: { ...t.admin, ...json }, payload });
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { ...t.admin, ...json },
+      payload,
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().error.code).toBe('request_too_large');
   });
 
   it('a body without model gets 400 naming the field', async () => {
-    const res = await inject({ method: 'POST', url: '/v1/chat/completions', headers: { ...t.admin, ...json }, payload: { messages: [] } });
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { ...t.admin, ...json },
+      payload: { messages: [] },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toContain('`model`');
   });
 
   it('an unknown model gets 400 naming it and the closest group', async () => {
-    const res = await inject({ method: 'POST', url: '/v1/chat/completions', headers: { ...t.admin, ...json }, payload: { ...chat, model: 'gpt4o' } });
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { ...t.admin, ...json },
+      payload: { ...chat, model: 'gpt4o' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toMatch(/gpt4o.*did you mean `gpt-4o`/);
   });
 
   it('POST /v1/completions answers a text completion', async () => {
-    const res = await inject({ method: 'POST', url: '/v1/completions', headers: { ...t.admin, ...json }, payload: { model: 'gpt-4o', prompt: 'say' } });
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/completions',
+      headers: { ...t.admin, ...json },
+      payload: { model: 'gpt-4o', prompt: 'say' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ object: 'text_completion' });
   });
 
   it('POST /v1/embeddings answers embeddings', async () => {
-    const res = await inject({ method: 'POST', url: '/v1/embeddings', headers: { ...t.admin, ...json }, payload: { model: 'gpt-4o', input: 'a' } });
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/embeddings',
+      headers: { ...t.admin, ...json },
+      payload: { model: 'gpt-4o', input: 'a' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ object: 'list', data: [{ object: 'embedding' }] });
   });
 
   it('POST /v1/images/generations answers images', async () => {
-    const res = await inject({ method: 'POST', url: '/v1/images/generations', headers: { ...t.admin, ...json }, payload: { model: 'gpt-4o', prompt: 'a cat' } });
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/images/generations',
+      headers: { ...t.admin, ...json },
+      payload: { model: 'gpt-4o', prompt: 'a cat' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toHaveProperty('data');
   });
 
   it('POST /key/generate returns the key once, with its settings', async () => {
-    const { res, body } = await generate({ models: ['gpt-4o'], max_budget: 5, rpm_limit: 10, duration: '30d', key_alias: 'k-gen' });
+    const { res, body } = await generate({
+      models: ['gpt-4o'],
+      max_budget: 5,
+      rpm_limit: 10,
+      duration: '30d',
+      key_alias: 'k-gen',
+    });
     expect(res.statusCode).toBe(200);
     expect(body.key).toMatch(/^sk-svc-/);
-    expect(body).toMatchObject({ key_alias: 'k-gen', models: ['gpt-4o'], max_budget: 5, rpm_limit: 10, team_id: null, user_id: null });
+    expect(body).toMatchObject({
+      key_alias: 'k-gen',
+      models: ['gpt-4o'],
+      max_budget: 5,
+      rpm_limit: 10,
+      team_id: null,
+      user_id: null,
+    });
     expect(Date.parse(body.expires as string) - Date.now()).toBeGreaterThan(29 * 86_400_000);
   });
 
@@ -141,7 +220,12 @@ describe('proxy routes', () => {
 
   it('POST /key/generate with a virtual key gets 403', async () => {
     const { body } = await generate();
-    const res = await inject({ method: 'POST', url: '/key/generate', headers: { authorization: `Bearer ${body.key}`, ...json }, payload: {} });
+    const res = await inject({
+      method: 'POST',
+      url: '/key/generate',
+      headers: { authorization: `Bearer ${body.key}`, ...json },
+      payload: {},
+    });
     expect(res.statusCode).toBe(403);
   });
 
@@ -160,15 +244,25 @@ describe('proxy routes', () => {
 
   it('a key limited to other models gets 403 naming the model', async () => {
     const { body } = await generate({ models: ['claude'] });
-    const res = await inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${body.key}`, ...json }, payload: chat });
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${body.key}`, ...json },
+      payload: chat,
+    });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toMatchObject({ code: 'model_not_allowed', message: expect.stringContaining('gpt-4o') });
+    expect(res.json().error).toMatchObject({
+      code: 'model_not_allowed',
+      message: expect.stringContaining('gpt-4o'),
+    });
   });
 
   it('a key over its rpm_limit gets 429 with retry-after', async () => {
     const { body } = await generate({ rpm_limit: 1 });
     const headers = { authorization: `Bearer ${body.key}`, ...json };
-    expect((await inject({ method: 'POST', url: '/v1/chat/completions', headers, payload: chat })).statusCode).toBe(200);
+    expect(
+      (await inject({ method: 'POST', url: '/v1/chat/completions', headers, payload: chat })).statusCode,
+    ).toBe(200);
     const res = await inject({ method: 'POST', url: '/v1/chat/completions', headers, payload: chat });
     expect(res.statusCode).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);

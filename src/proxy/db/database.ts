@@ -6,7 +6,10 @@
 /** Something SQL can be sent to: the database itself, or one transaction on it. */
 export interface Queryable {
   /** Runs one statement with `$1`-style parameters. */
-  query<R extends object = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<{ rows: R[] }>;
+  query<R extends object = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<{ rows: R[] }>;
 }
 
 /** An open database. */

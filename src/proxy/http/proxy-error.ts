@@ -76,20 +76,32 @@ export function errorReply(error: unknown): ErrorReply {
   }
   if (error instanceof DuplicateError) return reply(409, 'conflict_error', 'duplicate', `${error.message}.`);
   if (error instanceof DatabaseUnavailableError) {
-    return reply(503, 'service_unavailable', 'database_unavailable', 'The database is not answering; try again shortly.');
+    return reply(
+      503,
+      'service_unavailable',
+      'database_unavailable',
+      'The database is not answering; try again shortly.',
+    );
   }
   const fastifyError = error as FastifyLikeError;
   const code = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (code && fastifyError.statusCode) {
     const status = fastifyError.statusCode;
-    return reply(status, TYPE_FOR_STATUS[status] ?? 'invalid_request_error', code, clientMessage(code, error));
+    return reply(
+      status,
+      TYPE_FOR_STATUS[status] ?? 'invalid_request_error',
+      code,
+      clientMessage(code, fastifyError),
+    );
   }
   return reply(500, 'api_error', 'internal_error', 'The proxy failed to handle this request.', {});
 }
 
 function clientMessage(code: string, error: FastifyLikeError): string {
-  if (code === 'invalid_json') return `The request body is not valid JSON: ${error.message.replace(/^Body /, '')}`;
-  if (code === 'request_too_large') return 'The request body is larger than the proxy accepts (max_request_body_mb).';
+  if (code === 'invalid_json')
+    return `The request body is not valid JSON: ${error.message.replace(/^Body /, '')}`;
+  if (code === 'request_too_large')
+    return 'The request body is larger than the proxy accepts (max_request_body_mb).';
   if (code === 'unsupported_media_type') return 'Send the request body as application/json.';
   return error.message;
 }

@@ -1,6 +1,6 @@
 import { checkModelAccess } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
-import { CallLedger, type CallFacts } from '../spend/call-ledger.js';
+import { type CallFacts, CallLedger } from '../spend/call-ledger.js';
 import type { SpendSink } from '../spend/spend-entry.js';
 import type { BudgetGate, BudgetReservation } from './budget-gate.js';
 import type { KeyRateLimits } from './key-rate-limits.js';

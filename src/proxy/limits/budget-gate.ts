@@ -33,12 +33,18 @@ export class BudgetGate {
    * `storedSpend`. Throws 400 `budget_exceeded` once spend reaches the budget; waits while admitting
    * would risk overspending; the wait ends with `signal`.
    */
-  async admit(id: string, max: number | null, storedSpend: number, signal?: AbortSignal): Promise<BudgetReservation> {
+  async admit(
+    id: string,
+    max: number | null,
+    storedSpend: number,
+    signal?: AbortSignal,
+  ): Promise<BudgetReservation> {
     if (max === null) return FREE;
     const budget = this.#budget(id, storedSpend);
     for (;;) {
       if (budget.spent >= max) throw exceeded(budget.spent, max);
-      const assumed = budget.estimate === undefined ? (budget.inFlight > 0 ? max : 0) : budget.inFlight * budget.estimate;
+      const assumed =
+        budget.estimate === undefined ? (budget.inFlight > 0 ? max : 0) : budget.inFlight * budget.estimate;
       if (budget.spent + assumed < max) break;
       await waitForSettle(budget, signal);
     }

@@ -23,7 +23,11 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ProxyContext): v
     const results = await Promise.all(
       ctx.readiness.map(async ({ name, check }) => {
         try {
-          await withTimeout(check(), READINESS_TIMEOUT_MS, `${name} did not answer in ${READINESS_TIMEOUT_MS} ms`);
+          await withTimeout(
+            check(),
+            READINESS_TIMEOUT_MS,
+            `${name} did not answer in ${READINESS_TIMEOUT_MS} ms`,
+          );
           return [name, 'ok'] as const;
         } catch (error) {
           return [name, `unavailable: ${(error as Error).message}`] as const;

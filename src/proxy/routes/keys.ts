@@ -81,11 +81,13 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
     const { key } = parseBody(infoQuery, request.query, '/key/info query');
     let keyHash: string;
     if (key === undefined) {
-      if (caller.kind !== 'key') throw new ProxyError(400, 'invalid_request', '`key`: required with the master key.');
+      if (caller.kind !== 'key')
+        throw new ProxyError(400, 'invalid_request', '`key`: required with the master key.');
       keyHash = caller.key.keyHash;
     } else {
       keyHash = isKeyHash(key) ? key : hashKey(key);
-      if (caller.kind === 'key' && caller.key.keyHash !== keyHash) requireAdmin(caller, '/key/info for another key');
+      if (caller.kind === 'key' && caller.key.keyHash !== keyHash)
+        requireAdmin(caller, '/key/info for another key');
     }
     const record = await findKeyByHash(ctx.db, keyHash);
     if (!record) throw new ProxyError(404, 'key_not_found', 'No such key.');

@@ -35,8 +35,11 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
       },
       signal,
     );
-    const result = await routedCall(state, ledger, signal, () => ctx.router.acompletion(chatRequest, { signal }));
-    if (isStream(result)) return sendStream(reply, result, anthropicStream(chatRequest.model), ledger, state, signal);
+    const result = await routedCall(state, ledger, signal, () =>
+      ctx.router.acompletion(chatRequest, { signal }),
+    );
+    if (isStream(result))
+      return sendStream(reply, result, anthropicStream(chatRequest.model), ledger, state, signal);
     ledger.succeed(result._hidden_params, result.usage);
     return chatCompletionToAnthropic(result, chatRequest.model);
   });
@@ -46,7 +49,8 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
 function anthropicStream(model: string): StreamFormat {
   return {
     async *frames(chunks) {
-      for await (const { event, data } of chunksToAnthropicEvents(chunks, { model })) yield sseEvent(event, data);
+      for await (const { event, data } of chunksToAnthropicEvents(chunks, { model }))
+        yield sseEvent(event, data);
     },
     error: (error) => sseEvent('error', anthropicErrorBody(error)),
   };

@@ -15,7 +15,11 @@ export function modelCallBody(body: unknown): ModelCallBody {
   }
   const { model, stream, user } = body as Record<string, unknown>;
   if (typeof model !== 'string' || model.trim() === '') {
-    throw new ProxyError(400, 'invalid_request', '`model`: required, a non-empty string naming a model group.');
+    throw new ProxyError(
+      400,
+      'invalid_request',
+      '`model`: required, a non-empty string naming a model group.',
+    );
   }
   if (stream !== undefined && typeof stream !== 'boolean') {
     throw new ProxyError(400, 'invalid_request', '`stream`: expected a boolean.');

@@ -31,7 +31,11 @@ export async function sendStream(
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, { ...SSE_HEADERS, 'x-svc-call-id': state.callId, 'x-svc-overhead-ms': overheadMs(state) });
+  raw.writeHead(200, {
+    ...SSE_HEADERS,
+    'x-svc-call-id': state.callId,
+    'x-svc-overhead-ms': overheadMs(state),
+  });
   const usage: { last?: Usage } = {};
   const clientGone = () => signal.aborted || raw.destroyed;
   try {

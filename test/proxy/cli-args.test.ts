@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../../src/cli/args.js';
+
+describe('svc-router arguments', () => {
+  it('defaults the port, host and workers', () => {
+    expect(parseArgs(['--config', 'c.yaml'])).toEqual({
+      config: 'c.yaml',
+      port: 4000,
+      host: '127.0.0.1',
+      workers: 1,
+    });
+  });
+  it('takes short flags', () => {
+    expect(parseArgs(['-c', 'c.yaml', '-p', '0'])).toMatchObject({ config: 'c.yaml', port: 0 });
+  });
+  it('names a bad port', () => {
+    expect(() => parseArgs(['--config', 'c.yaml', '--port', 'abc'])).toThrow(
+      '--port: expected a whole number',
+    );
+  });
+  it('requires --config', () => {
+    expect(() => parseArgs([])).toThrow('--config <file.yaml> is required');
+  });
+  it('answers --help and --version', () => {
+    expect(parseArgs(['--help'])).toEqual({ help: true });
+    expect(parseArgs(['--version'])).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+});

@@ -183,9 +183,10 @@ describe.each(engines)('spend repository ($name)', (engine) => {
     const batchFor = (order: string[]) => order.map((key_hash) => spendRow({ key_hash, cost: 1 }));
 
     await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        Promise.all([writeSpendBatch(a, batchFor(keys)), writeSpendBatch(b, batchFor([...keys].reverse()))]),
-      ).flat(),
+      Array.from({ length: 10 }, () => [
+        writeSpendBatch(a, batchFor(keys)),
+        writeSpendBatch(b, batchFor([...keys].reverse())),
+      ]).flat(),
     );
 
     for (const key_hash of keys) expect((await findKeyByHash(a, key_hash))?.spend).toBe(20);

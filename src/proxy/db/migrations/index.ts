@@ -1,0 +1,5 @@
+import type { Migration } from '../migrate.js';
+import { initial } from './001-initial.js';
+
+/** Every migration, oldest first. A new one is a new file `NNN-name.ts` appended here; never edit one applied. */
+export const migrations: readonly Migration[] = [initial];

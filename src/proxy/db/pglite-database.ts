@@ -1,0 +1,65 @@
+import { mkdir } from 'node:fs/promises';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Database, Queryable } from './database.js';
+import { DatabaseUnavailableError } from './db-errors.js';
+import { quoteSchemaName } from './schema-name.js';
+
+/** Where the embedded database keeps its files. */
+export interface PgliteOptions {
+  /** A directory (created when missing); in memory when absent. */
+  dataDir?: string | undefined;
+  /** Every table lives in this schema (created when missing). */
+  schema?: string | undefined;
+}
+
+const asQueryable = (db: PGlite | Transaction): Queryable => ({
+  query: async <R extends object>(sql: string, params?: readonly unknown[]) => {
+    const result = await db.query<R>(sql, params as unknown[] | undefined);
+    return { rows: result.rows };
+  },
+});
+
+/**
+ * A Database on PGlite (PostgreSQL compiled to WebAssembly, in this process). It has one session:
+ * statements and transactions are served one at a time, in order.
+ */
+class PgliteDatabase implements Database {
+  readonly engine = 'pglite' as const;
+  readonly query: Queryable['query'];
+
+  constructor(private readonly db: PGlite) {
+    this.query = asQueryable(db).query;
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(asQueryable(tx)));
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+/**
+ * Opens (or creates) an embedded PGlite database. Only one process may open a given `dataDir`.
+ * @throws ConfigError when the schema name is invalid; DatabaseUnavailableError naming the directory
+ * when it cannot be created or holds no usable database.
+ */
+export async function openPglite(options: PgliteOptions): Promise<Database> {
+  const quoted = options.schema === undefined ? undefined : quoteSchemaName(options.schema);
+  const where = options.dataDir ?? 'memory';
+  let db: PGlite;
+  try {
+    if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+    // loaded on first use: the WebAssembly engine costs a noticeable start, paid only without a URL
+    const { PGlite } = await import('@electric-sql/pglite');
+    db = await PGlite.create(options.dataDir);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatabaseUnavailableError(`Cannot open the embedded database at ${where}: ${reason}`);
+  }
+  if (quoted !== undefined) {
+    await db.exec(`CREATE SCHEMA IF NOT EXISTS ${quoted}; SET search_path TO ${quoted};`);
+  }
+  return new PgliteDatabase(db);
+}

@@ -1,0 +1,152 @@
+import type { CustomTypesConfig, Pool, PoolClient } from 'pg';
+import { ConfigError } from '../../config/config-error.js';
+import { redactSecrets } from '../../errors/redact.js';
+import type { Database, Queryable } from './database.js';
+import { DatabaseUnavailableError } from './db-errors.js';
+import { quoteSchemaName } from './schema-name.js';
+
+/** How to reach a PostgreSQL server, and how long to wait for it. Times in milliseconds. */
+export interface PostgresOptions {
+  /** `postgres://user:password@host:5432/db` (or `postgresql://`); query parameters such as `sslmode` apply. */
+  url: string;
+  /** Every table lives in this schema (created when missing); the server's default when absent. */
+  schema?: string | undefined;
+  /** Connections at most. @default 10 */
+  poolSize?: number | undefined;
+  /** A statement running longer is cancelled by the server. @default 30000 */
+  statementTimeoutMs?: number | undefined;
+  /** Waiting longer for a connection fails the query. @default 5000 */
+  connectTimeoutMs?: number | undefined;
+  /** Told about errors of idle connections (the server restarted, the network dropped); message only. */
+  onError?: ((error: Error) => void) | undefined;
+}
+
+/** Where the URL points, for messages, and the password to keep out of them. */
+interface Target {
+  shown: string;
+  password: string;
+}
+
+function readTarget(url: string): Target {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('database_url', [
+      'database_url: expected a URL such as postgres://user@host:5432/db',
+    ]);
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw new ConfigError('database_url', [
+      `database_url: expected the postgres:// or postgresql:// scheme, got ${parsed.protocol}//`,
+    ]);
+  const host = parsed.host || parsed.searchParams.get('host') || 'localhost';
+  return { shown: `${host}${parsed.pathname}`, password: decodeURIComponent(parsed.password) };
+}
+
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // a refused connection to a name with several addresses is an AggregateError with no message
+  return error.message || (error as { code?: string }).code || error.name;
+}
+
+const INT8_OID = 20;
+
+// counts and bigint columns as numbers, as PGlite gives them: one shape of row whichever engine answers
+function typesWithNumericInt8(builtin: CustomTypesConfig): CustomTypesConfig {
+  const getTypeParser = (oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? Number : builtin.getTypeParser(oid, format);
+  return { getTypeParser: getTypeParser as CustomTypesConfig['getTypeParser'] };
+}
+
+const asQueryable = (client: Pool | PoolClient): Queryable => ({
+  query: async <R extends object>(sql: string, params?: readonly unknown[]) =>
+    (await client.query(sql, params as unknown[] | undefined)) as unknown as { rows: R[] },
+});
+
+/** A Database over a pg Pool. Transactions hold one pooled connection from BEGIN to COMMIT. */
+class PostgresDatabase implements Database {
+  readonly engine = 'postgres' as const;
+  readonly query: Queryable['query'];
+
+  constructor(private readonly pool: Pool) {
+    this.query = asQueryable(pool).query;
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    // a connection whose ROLLBACK failed is in an unknown state: destroyed, not returned to the pool
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(asQueryable(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+async function createSchema(pool: Pool, quoted: string): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    // two processes creating the same schema at once would collide on the catalog's unique index
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('svc_schema:' || $1))`, [quoted]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+    await client.query('COMMIT');
+  } catch (error) {
+    broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * Opens a pool on a PostgreSQL server and checks that it answers (creating `schema` when given).
+ * @throws ConfigError when the URL or the schema name is invalid; DatabaseUnavailableError naming the
+ * host and database (never the password) when the server cannot be reached or refuses the login.
+ */
+export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const target = readTarget(options.url);
+  const quoted = options.schema === undefined ? undefined : quoteSchemaName(options.schema);
+  const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
+  const pg = (await import('pg')).default;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: statementTimeoutMs,
+    // the server cancels at statement_timeout; this catches a server that stopped answering at all
+    query_timeout: statementTimeoutMs + 5_000,
+    idle_in_transaction_session_timeout: 60_000,
+    keepAlive: true,
+    application_name: 'svc-router',
+    options: quoted === undefined ? undefined : `-c search_path=${quoted}`,
+    types: typesWithNumericInt8(pg.types),
+  });
+  const redact = (error: unknown) => redactSecrets(reasonOf(error), [target.password]);
+  // without a listener, an idle connection's error (server restart, network drop) crashes the process
+  pool.on('error', (error) => options.onError?.(new Error(redact(error))));
+  try {
+    if (quoted === undefined) await pool.query('SELECT 1');
+    else await createSchema(pool, quoted);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new DatabaseUnavailableError(`Cannot connect to the database at ${target.shown}: ${redact(error)}`);
+  }
+  return new PostgresDatabase(pool);
+}

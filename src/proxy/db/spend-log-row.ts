@@ -1,0 +1,118 @@
+/** One call's spend log row, as the proxy writes it (and `querySpendLogs` reads it back). */
+export interface SpendLogRow {
+  /** Unique per call; a row written twice (a retried batch) is stored and counted once. */
+  call_id: string;
+  /** The hash of the virtual key the call used (never the key). */
+  key_hash?: string | null | undefined;
+  user_id?: string | null | undefined;
+  team_id?: string | null | undefined;
+  organization_id?: string | null | undefined;
+  /** The caller's end user (the request's `user`, or the JWT's end-user claim). */
+  end_user?: string | null | undefined;
+  model_group?: string | null | undefined;
+  /** The deployment that answered. */
+  model_id?: string | null | undefined;
+  provider?: string | null | undefined;
+  /** The proxy route, e.g. `/v1/chat/completions`. */
+  route?: string | null | undefined;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** Dollars; added to the key's, user's, team's and organization's spend. */
+  cost: number;
+  status: 'success' | 'failure';
+  error_code?: string | null | undefined;
+  http_status?: number | null | undefined;
+  latency_ms?: number | null | undefined;
+  cache_hit: boolean;
+  stream: boolean;
+  start_time: Date;
+  end_time: Date;
+}
+
+/** A stored spend log row. Unset fields are null. */
+export type SpendLogRecord = {
+  [K in keyof SpendLogRow]-?: undefined extends SpendLogRow[K]
+    ? Exclude<SpendLogRow[K], undefined>
+    : SpendLogRow[K];
+};
+
+/** Columns of `svc_spend_logs`, in one order for every statement. */
+export const SPEND_COLUMNS = [
+  'call_id',
+  'key_hash',
+  'user_id',
+  'team_id',
+  'organization_id',
+  'end_user',
+  'model_group',
+  'model_id',
+  'provider',
+  'route',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'cost',
+  'status',
+  'error_code',
+  'http_status',
+  'latency_ms',
+  'cache_hit',
+  'stream',
+  'start_time',
+  'end_time',
+] as const satisfies readonly (keyof SpendLogRow)[];
+
+const MAX_INT = 2_147_483_647;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+// text Postgres cannot store (NUL, half a surrogate pair: an end user's name is caller input) is repaired
+const text = (value: string | null | undefined): string | null =>
+  value == null ? null : String(value).replaceAll('\0', '').replace(LONE_SURROGATE, '\uFFFD');
+
+const count = (value: number): number =>
+  Number.isFinite(value) ? Math.min(MAX_INT, Math.max(0, Math.round(value))) : 0;
+
+const finiteOrNull = (value: number | null | undefined): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+
+const isValidDate = (value: unknown): value is Date =>
+  value instanceof Date && Number.isFinite(value.getTime());
+
+/**
+ * The row as JSON-ready values every column accepts: whatever a caller passes, a row can never make a
+ * batch fail (which would hold back every row behind it). Counts are rounded and clamped, a cost that
+ * is not a finite number is 0, an unknown status is `failure`, an invalid time is replaced by the other
+ * one (or now).
+ */
+export function toStoredRow(row: SpendLogRow): Record<(typeof SPEND_COLUMNS)[number], unknown> {
+  const start = isValidDate(row.start_time) ? row.start_time : undefined;
+  const end = isValidDate(row.end_time) ? row.end_time : undefined;
+  const fallback = start ?? end ?? new Date();
+  const status = row.status === 'success' ? 'success' : 'failure';
+  const httpStatus = finiteOrNull(row.http_status);
+  return {
+    call_id: text(row.call_id) ?? '',
+    key_hash: text(row.key_hash),
+    user_id: text(row.user_id),
+    team_id: text(row.team_id),
+    organization_id: text(row.organization_id),
+    end_user: text(row.end_user),
+    model_group: text(row.model_group),
+    model_id: text(row.model_id),
+    provider: text(row.provider),
+    route: text(row.route),
+    prompt_tokens: count(row.prompt_tokens),
+    completion_tokens: count(row.completion_tokens),
+    total_tokens: count(row.total_tokens),
+    cost: Number.isFinite(row.cost) ? row.cost : 0,
+    status,
+    error_code: text(row.error_code),
+    http_status: httpStatus === null ? null : count(httpStatus),
+    latency_ms: finiteOrNull(row.latency_ms),
+    cache_hit: row.cache_hit === true,
+    stream: row.stream === true,
+    start_time: (start ?? fallback).toISOString(),
+    end_time: (end ?? fallback).toISOString(),
+  };
+}

@@ -1,0 +1,135 @@
+import type { Database, Queryable } from './database.js';
+import { SPEND_COLUMNS, type SpendLogRecord, type SpendLogRow, toStoredRow } from './spend-log-row.js';
+
+export type { SpendLogRecord, SpendLogRow } from './spend-log-row.js';
+
+const COLUMN_TYPES: Record<(typeof SPEND_COLUMNS)[number], string> = {
+  call_id: 'text',
+  key_hash: 'text',
+  user_id: 'text',
+  team_id: 'text',
+  organization_id: 'text',
+  end_user: 'text',
+  model_group: 'text',
+  model_id: 'text',
+  provider: 'text',
+  route: 'text',
+  prompt_tokens: 'integer',
+  completion_tokens: 'integer',
+  total_tokens: 'integer',
+  cost: 'double precision',
+  status: 'text',
+  error_code: 'text',
+  http_status: 'integer',
+  latency_ms: 'double precision',
+  cache_hit: 'boolean',
+  stream: 'boolean',
+  start_time: 'timestamptz',
+  end_time: 'timestamptz',
+};
+
+const COLUMNS = SPEND_COLUMNS.join(', ');
+const RECORD_TYPE = SPEND_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(', ');
+
+/** Who a row's cost is added to: the table, its id column, and that column in the spend log. */
+const OWNERS = [
+  ['svc_keys', 'key_hash'],
+  ['svc_users', 'user_id'],
+  ['svc_teams', 'team_id'],
+  ['svc_organizations', 'organization_id'],
+] as const;
+
+// Every writer locks the owner rows it will charge in one order (table by table, ids sorted) before
+// charging them: two processes flushing batches that share keys or teams never deadlock.
+const LOCK_OWNERS = `WITH ids AS (
+  SELECT * FROM json_to_recordset($1::json) AS r(key_hash text, user_id text, team_id text, organization_id text)
+)
+SELECT ${OWNERS.map(
+  ([table, id]) =>
+    `(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${id} IN (SELECT ${id} FROM ids) ORDER BY ${id} FOR UPDATE) l)`,
+).join(',\n  ')}`;
+
+// Totals grow only by the rows this statement inserted: a batch retried after an ambiguous failure
+// (committed, but the answer lost) inserts nothing and charges nothing again.
+const WRITE_BATCH = `WITH input AS (
+  SELECT DISTINCT ON (call_id) * FROM json_to_recordset($1::json) AS r(${RECORD_TYPE})
+),
+inserted AS (
+  INSERT INTO svc_spend_logs (${COLUMNS}) SELECT ${COLUMNS} FROM input
+  ON CONFLICT (call_id) DO NOTHING
+  RETURNING ${OWNERS.map(([, id]) => id).join(', ')}, cost
+),
+${OWNERS.map(
+  ([table, id]) => `charge_${table} AS (
+  UPDATE ${table} AS t SET spend = t.spend + s.cost
+  FROM (SELECT ${id}, sum(cost) AS cost FROM inserted WHERE ${id} IS NOT NULL GROUP BY ${id} HAVING sum(cost) <> 0) s
+  WHERE t.${id} = s.${id}
+)`,
+).join(',\n')}
+SELECT count(*) AS inserted FROM inserted`;
+
+/**
+ * Writes spend log rows and charges their cost, in one transaction: each row is inserted unless its
+ * `call_id` is already stored, and only the rows inserted add their cost to the spend of their key,
+ * user, team and organization (ids with no stored row are not charged). Writing the same batch twice
+ * is harmless.
+ *
+ * @example
+ * await writeSpendBatch(db, [{ call_id, key_hash, cost: 0.0021, status: 'success', ... }]);
+ * @returns how many rows were new.
+ * @throws the database's error; then nothing of the batch is written.
+ */
+export async function writeSpendBatch(
+  db: Database,
+  rows: readonly SpendLogRow[],
+): Promise<{ inserted: number }> {
+  if (rows.length === 0) return { inserted: 0 };
+  const json = JSON.stringify(rows.map(toStoredRow));
+  return db.transaction(async (tx) => {
+    await tx.query(LOCK_OWNERS, [json]);
+    const { rows: result } = await tx.query<{ inserted: number }>(WRITE_BATCH, [json]);
+    return { inserted: result[0]?.inserted ?? 0 };
+  });
+}
+
+/** Which spend log rows to read. Every field narrows; times are inclusive. */
+export interface SpendLogFilter {
+  key_hash?: string | undefined;
+  user_id?: string | undefined;
+  team_id?: string | undefined;
+  /** Rows of calls started at or after this time. */
+  start_date?: Date | undefined;
+  /** Rows of calls started at or before this time. */
+  end_date?: Date | undefined;
+  /** At most this many rows (1 to 1000). @default 100 */
+  limit?: number | undefined;
+}
+
+export const DEFAULT_SPEND_LOG_LIMIT = 100;
+export const MAX_SPEND_LOG_LIMIT = 1000;
+
+/** Spend log rows matching the filter, newest call first. */
+export async function querySpendLogs(db: Queryable, filter: SpendLogFilter = {}): Promise<SpendLogRecord[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (condition: string, value: unknown) => {
+    params.push(value);
+    where.push(condition.replace('?', `$${params.length}`));
+  };
+  if (filter.key_hash !== undefined) add('key_hash = ?', filter.key_hash);
+  if (filter.user_id !== undefined) add('user_id = ?', filter.user_id);
+  if (filter.team_id !== undefined) add('team_id = ?', filter.team_id);
+  if (filter.start_date !== undefined) add('start_time >= ?', filter.start_date);
+  if (filter.end_date !== undefined) add('start_time <= ?', filter.end_date);
+  const requested = Math.floor(filter.limit ?? DEFAULT_SPEND_LOG_LIMIT);
+  const limit = Number.isFinite(requested)
+    ? Math.min(MAX_SPEND_LOG_LIMIT, Math.max(1, requested))
+    : DEFAULT_SPEND_LOG_LIMIT;
+  params.push(limit);
+  const { rows } = await db.query<SpendLogRecord>(
+    `SELECT ${COLUMNS} FROM svc_spend_logs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+ORDER BY start_time DESC, call_id DESC LIMIT $${params.length}`,
+    params,
+  );
+  return rows;
+}

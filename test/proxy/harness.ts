@@ -6,9 +6,9 @@ import pg from 'pg';
 import type { DeploymentConfig } from '../../src/index.js';
 import { type RunningProxy, startProxy } from '../../src/proxy/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { POSTGRES_URL } from './db-engines.js';
 
 export const MASTER_KEY = 'sk-master-test-0123456789';
-export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** The database engines every proxy suite runs on. */
 export const ENGINES = ['pglite', 'postgres'] as const;

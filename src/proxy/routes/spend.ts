@@ -32,11 +32,11 @@ export function registerSpendRoutes(app: FastifyInstance, ctx: ProxyContext): vo
     if (caller.kind === 'key' && asked !== undefined && asked !== keyHash) return [];
     const endDate = query.end_date && isWholeDay(request.query) ? endOfDay(query.end_date) : query.end_date;
     return querySpendLogs(ctx.db, {
-      keyHash,
-      userId: query.user_id,
-      teamId: query.team_id,
-      startDate: query.start_date,
-      endDate,
+      key_hash: keyHash,
+      user_id: query.user_id,
+      team_id: query.team_id,
+      start_date: query.start_date,
+      end_date: endDate,
       limit: query.limit,
     });
   });

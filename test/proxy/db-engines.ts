@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Database } from '../../src/proxy/db/database.js';
 import { migrate } from '../../src/proxy/db/migrate.js';
-import { openDatabase } from '../../src/proxy/db/open-database.js';
+import { type OpenDatabaseOptions, openDatabase } from '../../src/proxy/db/open-database.js';
 
 /** The shared test server (trust auth); `SVC_TEST_DATABASE_URL` overrides. */
 export const POSTGRES_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -55,6 +55,20 @@ export const postgresEngine: DbEngine = {
 
 /** Both engines, for `describe.each(engines)('... ($name)', (engine) => ...)`. */
 export const engines: readonly DbEngine[] = [pgliteEngine, postgresEngine];
+
+/**
+ * A fresh schema, migrated, on the Postgres server reached at `url` (a test's TCP proxy in front of
+ * the test server, say); `closeTestDatabases` drops it.
+ */
+export async function openPostgresVia(
+  url: string,
+  options: Omit<OpenDatabaseOptions, 'url' | 'schema'> = {},
+): Promise<Database> {
+  const schema = uniqueSchema();
+  const db = track(await openDatabase({ ...options, url, schema }), schema);
+  await migrate(db);
+  return db;
+}
 
 /** A fresh database of this engine with the schema applied. */
 export async function openMigrated(engine: DbEngine): Promise<Database> {

@@ -60,8 +60,10 @@ function typesWithNumericInt8(builtin: CustomTypesConfig): CustomTypesConfig {
 }
 
 const asQueryable = (client: Pool | PoolClient): Queryable => ({
-  query: async <R extends object>(sql: string, params?: readonly unknown[]) =>
-    (await client.query(sql, params as unknown[] | undefined)) as unknown as { rows: R[] },
+  query: async <R extends object>(sql: string, params?: readonly unknown[]) => {
+    const result = await client.query(sql, params as unknown[] | undefined);
+    return { rows: result.rows as R[] };
+  },
 });
 
 /** A Database over a pg Pool. Transactions hold one pooled connection from BEGIN to COMMIT. */
@@ -73,23 +75,8 @@ class PostgresDatabase implements Database {
     this.query = asQueryable(pool).query;
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    // a connection whose ROLLBACK failed is in an unknown state: destroyed, not returned to the pool
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await fn(asQueryable(client));
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      });
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, (client) => fn(asQueryable(client)));
   }
 
   close(): Promise<void> {
@@ -97,21 +84,40 @@ class PostgresDatabase implements Database {
   }
 }
 
-async function createSchema(pool: Pool, quoted: string): Promise<void> {
+/**
+ * Runs `fn` between BEGIN and COMMIT (ROLLBACK when it throws) on one pooled connection. A connection
+ * that failed is destroyed rather than returned to the pool.
+ */
+async function inTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // a checked-out client has no listener of the pool's: a dropped connection would crash the process
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
   try {
-    // two processes creating the same schema at once would collide on the catalog's unique index
     await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('svc_schema:' || $1))`, [quoted]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+    const result = await fn(client);
     await client.query('COMMIT');
+    return result;
   } catch (error) {
-    broken = error instanceof Error ? error : new Error(String(error));
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+      broken ??= rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
     throw error;
   } finally {
+    client.removeListener('error', onError);
     client.release(broken);
   }
+}
+
+function createSchema(pool: Pool, quoted: string): Promise<void> {
+  return inTransaction(pool, async (client) => {
+    // two processes creating the same schema at once would collide on the catalog's unique index
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('svc_schema:' || $1))`, [quoted]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+  });
 }
 
 /**

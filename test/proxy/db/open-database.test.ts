@@ -113,4 +113,22 @@ describe('opening PostgreSQL', () => {
       await proxy.close();
     }
   });
+
+  it('rejects a transaction whose connection drops, without crashing, and serves the next one', async () => {
+    const target = new URL(POSTGRES_URL);
+    const proxy = await startCutProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const db = await openDatabase({
+      url: `postgres://${target.username}@127.0.0.1:${proxy.port}${target.pathname}`,
+    });
+    try {
+      const dropped = proxy.dropAnswerTo('svc_marker');
+      await expect(db.transaction((tx) => tx.query("SELECT 'svc_marker'"))).rejects.toThrow(/terminated/);
+      await dropped;
+
+      expect(await db.transaction((tx) => tx.query('SELECT 2 AS two'))).toEqual({ rows: [{ two: 2 }] });
+    } finally {
+      await db.close();
+      await proxy.close();
+    }
+  });
 });

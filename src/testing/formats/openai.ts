@@ -33,13 +33,17 @@ function embeddings(ex: MockExchange) {
   const input = body(ex).input;
   const inputs = Array.isArray(input) ? input : [input];
   const dims = ex.behavior.dimensions ?? 8;
+  // OpenAI answers `encoding_format: 'base64'` (what its SDKs ask for by default) with little-endian float32s
+  const base64 = body(ex).encoding_format === 'base64';
   return {
     object: 'list',
-    data: inputs.map((_, index) => ({
-      object: 'embedding',
-      index,
-      embedding: Array.from({ length: dims }, (_, i) => Number(((index + 1) * (i + 1) * 0.01).toFixed(4))),
-    })),
+    data: inputs.map((_, index) => {
+      const vector = Array.from({ length: dims }, (_, i) =>
+        Number(((index + 1) * (i + 1) * 0.01).toFixed(4)),
+      );
+      const embedding = base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
+      return { object: 'embedding', index, embedding };
+    }),
     model: modelOf(ex),
     usage: { prompt_tokens: inputs.length * 4, total_tokens: inputs.length * 4 },
   };

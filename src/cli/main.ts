@@ -20,7 +20,12 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     return 2;
   }
-  const proxy = await startProxy({ configPath: args.config, port: args.port, host: args.host });
+  const proxy = await startProxy({
+    configPath: args.config,
+    port: args.port,
+    host: args.host,
+    log: (message) => process.stderr.write(`svc-router: ${message}\n`),
+  });
   process.stdout.write(`svc-router listening on ${proxy.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

@@ -37,6 +37,11 @@ export interface StartProxyOptions {
   host?: string;
   /** The environment `os.environ/` references, `DATABASE_URL` and `SVC_MASTER_KEY` are read from. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Told of what the proxy cannot answer a caller about: spend rows it could not write yet (and why),
+   * rows it had to drop. One line each, never a secret. @default silent
+   */
+  log?: (message: string) => void;
 }
 
 /** A running proxy. */
@@ -97,7 +102,10 @@ async function serve(
   options: StartProxyOptions,
 ): Promise<RunningProxy> {
   const now = Date.now;
-  const spend = new SpendWriter(db, { flushIntervalMs: settings.spendFlushIntervalMs });
+  const spend = new SpendWriter(db, {
+    flushIntervalMs: settings.spendFlushIntervalMs,
+    ...(options.log && { onError: options.log }),
+  });
   const keys = new KeyCache(
     async (hash) => {
       const record = await findKeyByHash(db, hash);
@@ -145,7 +153,8 @@ async function serve(
     close: () => {
       closing ??= (async () => {
         await drain(app, settings.drainTimeoutMs);
-        await spend.close({ deadlineMs: settings.drainTimeoutMs });
+        const { unwritten } = await spend.close({ deadlineMs: settings.drainTimeoutMs });
+        if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
         await Promise.allSettled([router.close(), store.close?.()]);
         await db.close();
       })();

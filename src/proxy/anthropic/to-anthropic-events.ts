@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/chat.js';
+import { messageId } from './message-id.js';
 import { toStopReason } from './stop-reason.js';
 import { toAnthropicUsage } from './to-anthropic-usage.js';
-import { messageId } from './tool-input.js';
 
 /** One event of Anthropic's message stream: its SSE name and JSON data (which repeats the name as `type`). */
 export interface AnthropicStreamEvent {

@@ -1,7 +1,8 @@
 import type { AnyThinkingBlock, AssistantMessage, ChatCompletion } from '../../types/chat.js';
+import { messageId } from './message-id.js';
 import { type StopReason, toStopReason } from './stop-reason.js';
 import { type AnthropicUsage, toAnthropicUsage } from './to-anthropic-usage.js';
-import { messageId, toolInput } from './tool-input.js';
+import { toolInput } from './tool-input.js';
 
 /** One content block of an Anthropic answer. */
 export type AnthropicContentBlock =

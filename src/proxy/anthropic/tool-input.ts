@@ -15,8 +15,3 @@ export function toolInput(args: string | undefined): Record<string, unknown> {
   }
   return { _raw: args };
 }
-
-/** The id of an Anthropic message: the completion's own when it already is one (an Anthropic upstream). */
-export function messageId(completionId: string): string {
-  return completionId.startsWith('msg_') ? completionId : `msg_${completionId}`;
-}

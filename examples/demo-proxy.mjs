@@ -30,6 +30,7 @@ await writeFile(
       api_key: sk-demo-upstream-key
       input_cost_per_token: 0.0000025
       output_cost_per_token: 0.00001
+    model_info: { id: east }
 general_settings:
   master_key: ${MASTER_KEY}
 `,

@@ -23,7 +23,11 @@ function silentStreamUpstream(): Promise<{ server: Server; url: string; closed: 
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, closed: () => closed }),
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        closed: () => closed,
+      }),
     ),
   );
 }
@@ -37,7 +41,12 @@ describe('a client that goes away mid-stream', () => {
       models: () => [
         {
           model_name: 'gpt-4o',
-          svc_params: { model: 'openai/gpt-4o', api_base: `${upstream.url}/v1`, api_key: 'sk-up-0000', stream_timeout: 30 },
+          svc_params: {
+            model: 'openai/gpt-4o',
+            api_base: `${upstream.url}/v1`,
+            api_key: 'sk-up-0000',
+            stream_timeout: 30,
+          },
           model_info: { id: 'silent' },
         },
       ],
@@ -64,7 +73,9 @@ describe('a client that goes away mid-stream', () => {
     controller.abort();
     await eventually(() => expect(upstream.closed()).toBe(1));
     await eventually(async () => {
-      const rows = (await (await fetch(`${t.url}/spend/logs`, { headers: t.admin })).json()) as Array<Record<string, unknown>>;
+      const rows = (await (await fetch(`${t.url}/spend/logs`, { headers: t.admin })).json()) as Array<
+        Record<string, unknown>
+      >;
       expect(rows.find((r) => r.call_id === callId)).toMatchObject({
         status: 'failure',
         error_code: 'client_closed',

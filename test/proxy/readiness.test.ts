@@ -23,7 +23,10 @@ describe('readiness when the database goes away', () => {
     cut.cut();
     const down = await ready();
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toMatchObject({ status: 'unavailable', database: expect.stringMatching(/^unavailable: /) });
+    expect(down.json()).toMatchObject({
+      status: 'unavailable',
+      database: expect.stringMatching(/^unavailable: /),
+    });
     expect(down.body).not.toContain('postgres://');
     cut.restore();
     await eventually(async () => expect((await ready()).statusCode).toBe(200), 5_000);

@@ -1,6 +1,7 @@
 import type { Router } from '../router/router.js';
 import type { Authenticate } from './auth/authenticate.js';
 import type { KeyCache } from './auth/key-cache.js';
+import type { TeamCache } from './auth/team-cache.js';
 import type { Database } from './db/database.js';
 import type { Admit } from './limits/admission.js';
 
@@ -24,6 +25,8 @@ export interface ProxyContext {
   db: Database;
   authenticate: Authenticate;
   keys: KeyCache;
+  /** Teams of keys (blocked or not); `/team/block` and `/team/unblock` invalidate it. */
+  teams: TeamCache;
   admit: Admit;
   readiness: readonly ReadinessCheck[];
   spendStats(): SpendStats;

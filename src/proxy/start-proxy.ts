@@ -10,6 +10,7 @@ import { redisOptionsFromSettings } from '../stores/store-settings.js';
 import { createAuthenticate } from './auth/authenticate.js';
 import { KeyCache } from './auth/key-cache.js';
 import { identityOf } from './auth/key-identity.js';
+import { TeamCache } from './auth/team-cache.js';
 import { secretDigest } from './auth/virtual-key.js';
 import { buildProxyApp } from './build-app.js';
 import { generalSettingsSchema, resolveProxySettings } from './config/general-settings.js';
@@ -17,6 +18,7 @@ import type { Database } from './db/database.js';
 import { findKeyByHash } from './db/keys-repo.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
+import { getTeam } from './db/teams-repo.js';
 import { createAdmission } from './limits/admission.js';
 import { BudgetGate } from './limits/budget-gate.js';
 import { KeyRateLimits } from './limits/key-rate-limits.js';
@@ -113,6 +115,13 @@ async function serve(
     },
     { ttlMs: settings.keyCacheTtlMs },
   );
+  const teams = new TeamCache(
+    async (teamId) => {
+      const team = await getTeam(db, teamId);
+      return team && { blocked: team.blocked };
+    },
+    { ttlMs: settings.keyCacheTtlMs },
+  );
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: async () => void (await db.query('SELECT 1')) },
   ];
@@ -122,9 +131,11 @@ async function serve(
     router,
     db,
     keys,
+    teams,
     authenticate: createAuthenticate({
       masterKeyDigest: settings.masterKey ? secretDigest(settings.masterKey) : undefined,
       keys,
+      teams,
       now,
     }),
     admit: createAdmission({

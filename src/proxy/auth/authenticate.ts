@@ -2,6 +2,7 @@ import { ProxyError } from '../http/proxy-error.js';
 import type { Caller } from './caller.js';
 import { type CredentialHeaders, presentedKey } from './credentials.js';
 import type { KeyCache } from './key-cache.js';
+import type { TeamCache } from './team-cache.js';
 import { hashKey, matchesSecret } from './virtual-key.js';
 
 /** How callers are recognised. */
@@ -9,6 +10,8 @@ export interface AuthOptions {
   /** SHA-256 of the master key; undefined when none is configured (then only virtual keys work). */
   masterKeyDigest: Buffer | undefined;
   keys: KeyCache;
+  /** The teams of keys, to refuse a blocked team's keys; without it teams are not checked. */
+  teams?: TeamCache | undefined;
   now: () => number;
 }
 
@@ -17,10 +20,10 @@ export type Authenticate = (headers: CredentialHeaders) => Promise<Caller>;
 
 /**
  * Master key first (constant-time), then virtual keys by hash. Expired keys are 401 (the credential is
- * no longer valid); blocked keys are 403 (valid, not allowed).
+ * no longer valid); blocked keys, and keys of a blocked team, are 403 (valid, not allowed).
  */
 export function createAuthenticate(options: AuthOptions): Authenticate {
-  const { masterKeyDigest, keys, now } = options;
+  const { masterKeyDigest, keys, teams, now } = options;
   return async (headers) => {
     const presented = presentedKey(headers);
     if (presented === undefined) {
@@ -37,6 +40,9 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
       throw new ProxyError(401, 'expired_api_key', `This key expired at ${key.expiresAt.toISOString()}.`);
     }
     if (key.blocked) throw new ProxyError(403, 'key_blocked', 'This key is blocked.');
+    if (key.teamId !== null && teams && (await teams.get(key.teamId))?.blocked) {
+      throw new ProxyError(403, 'team_blocked', `This key's team \`${key.teamId}\` is blocked.`);
+    }
     return { kind: 'key', key };
   };
 }

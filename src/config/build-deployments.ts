@@ -74,6 +74,16 @@ function entryOf(written: DeploymentConfig, id: string): DeploymentEntry {
 }
 
 /**
+ * A LiteLLM entry (`litellm_params`, no `svc_params`): the unknown key's "did you mean `svc_params`?"
+ * says it all, so the missing `svc_params` is not reported too.
+ */
+function isRenamedSvcParams(input: Record<string, unknown>, path: readonly PropertyKey[]): boolean {
+  return (
+    path.length === 1 && path[0] === 'svc_params' && !('svc_params' in input) && 'litellm_params' in input
+  );
+}
+
+/**
  * Validates one model-list entry and derives its Deployment. Returns the problems instead of throwing so
  * that a list reports all of them at once.
  */
@@ -96,7 +106,7 @@ export function buildDeployment(
         knownKeys: (path) => (path.length === 0 ? DEPLOYMENT_KEYS : ROUTER_SVC_PARAM_KEYS),
         noun: 'key',
         references,
-        ignore: failed,
+        ignore: (path) => failed(path) || isRenamedSvcParams(input, path),
       }),
     );
   }

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { createProviderRegistry } from '../providers/registry.js';
+import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import type { DeploymentConfig } from '../types/index.js';
 import { buildDeployments } from './build-deployments.js';
 import { ConfigError } from './config-error.js';
@@ -25,8 +27,10 @@ export interface LoadedConfig<G = Record<string, unknown>> {
   /** What relative paths resolve against: the file's directory, else the working directory. */
   dir: string;
   modelList: DeploymentConfig[];
-  /** `svc_settings` mapped onto router settings, then `router_settings` over them. */
+  /** `svc_settings` mapped onto router settings, then `router_settings` over them (what the Router gets). */
   routerSettings: RouterSettings;
+  /** `svc_settings` as written (already folded into `routerSettings`). */
+  svcSettings: Readonly<Record<string, unknown>>;
   generalSettings: G;
   /** The environment with `environment_variables` over it: what `os.environ/` references read. */
   env: NodeJS.ProcessEnv;
@@ -37,13 +41,16 @@ export interface LoadConfigOptions<G extends z.ZodType> {
   env?: NodeJS.ProcessEnv;
   /** Validates `general_settings` (the proxy's); without it they are kept as an object. */
   generalSettings?: G;
+  /** Provider adapters of your own (the Router's `providers`): their prefixes are valid in `svc_params.model`. */
+  providers?: readonly ProviderAdapter[];
 }
 
 /**
  * Reads and validates a config file (YAML or JSON) or object: the `model_list`, `router_settings`,
  * `svc_settings`, `general_settings` and `environment_variables` the proxy and `Router.fromConfig` read.
  * Throws one ConfigError naming the file and listing every problem with its path, all at once.
- * LiteLLM names (`litellm_params`, `litellm_settings`) get a "did you mean" for their `svc_` names.
+ * LiteLLM names (`litellm_params`, `litellm_settings`, any `litellm_x` with an `svc_x`) get a
+ * "did you mean" for their `svc_` names.
  *
  * @example
  * const { modelList, routerSettings, env } = loadConfigFile('./config.yaml');
@@ -60,18 +67,21 @@ export function loadConfigFile<G extends z.ZodType = z.ZodType<Record<string, un
   const config = raw as Record<string, unknown>;
   const problems: string[] = [...sectionProblems(config)];
   const env = withVariables(options.env ?? process.env, config.environment_variables, problems);
-  const svc = objectSection(config, 'svc_settings', problems);
+  const svcSettings = objectSection(config, 'svc_settings', problems);
   const router = objectSection(config, 'router_settings', problems);
-  const mapped = svcSettingsAsRouterSettings(svc);
-  problems.push(...mapped.problems);
-  const routerSettings = { ...mapped.settings, ...router } as RouterSettings;
+  // a bad svc_settings value is reported once, under its own name, not again as the router setting
+  let fromSvc: Record<string, unknown> = {};
+  collect(problems, 'svc_settings', () => {
+    fromSvc = svcSettingsAsRouterSettings(svcSettings, env);
+  });
+  const routerSettings = { ...fromSvc, ...router } as RouterSettings;
   let defaults: Record<string, unknown> = {};
   collect(problems, 'router_settings', () => {
     defaults = parseSettings(routerSettings, env).default_svc_params as Record<string, unknown>;
   });
   const modelList = config.model_list ?? [];
-  problems.push(...litellmParamsProblems(modelList));
-  collect(problems, '', () => buildDeployments(modelList, defaults, env));
+  const registry = options.providers?.length ? createProviderRegistry(options.providers) : undefined;
+  collect(problems, '', () => buildDeployments(modelList, defaults, env, registry));
   let generalSettings: unknown = objectSection(config, 'general_settings', problems);
   if (options.generalSettings) {
     const schema = options.generalSettings;
@@ -89,30 +99,17 @@ export function loadConfigFile<G extends z.ZodType = z.ZodType<Record<string, un
     dir,
     modelList: modelList as DeploymentConfig[],
     routerSettings,
+    svcSettings,
     generalSettings: generalSettings as z.output<G>,
     env,
   };
 }
 
-/** Unknown top-level keys, with `litellm_settings` pointed at `svc_settings`. */
+/** Unknown top-level keys (`litellm_settings` is pointed at `svc_settings` by didYouMean). */
 function sectionProblems(config: Record<string, unknown>): string[] {
   return Object.keys(config)
     .filter((key) => !(CONFIG_SECTIONS as readonly string[]).includes(key))
-    .map((key) => `unknown section \`${key}\`${didYouMean(svcName(key), CONFIG_SECTIONS)}`);
-}
-
-/** `litellm_x` is spelled `svc_x` here. */
-function svcName(key: string): string {
-  return key.replace(/^litellm_/, 'svc_');
-}
-
-function litellmParamsProblems(modelList: unknown): string[] {
-  if (!Array.isArray(modelList)) return [];
-  return modelList.flatMap((entry, index) =>
-    entry && typeof entry === 'object' && 'litellm_params' in entry
-      ? [`model_list[${index}]: unknown key \`litellm_params\`; did you mean \`svc_params\`?`]
-      : [],
-  );
+    .map((key) => `unknown section \`${key}\`${didYouMean(key, CONFIG_SECTIONS)}`);
 }
 
 function objectSection(

@@ -133,7 +133,10 @@ export class Router extends EventEmitter<RouterEvents> {
    * @throws ConfigError naming the file and every problem with its path, all at once.
    */
   static fromConfig(source: string | object, deps: RouterDependencies = {}): Router {
-    const loaded = loadConfigFile(source, { env: deps.env ?? process.env });
+    const loaded = loadConfigFile(source, {
+      env: deps.env ?? process.env,
+      ...(deps.providers && { providers: deps.providers }),
+    });
     return new Router(loaded.modelList, loaded.routerSettings, { ...deps, env: loaded.env });
   }
 

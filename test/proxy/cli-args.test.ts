@@ -18,6 +18,22 @@ describe('svc-router arguments', () => {
       '--port: expected a whole number',
     );
   });
+  it('names a bad --workers', () => {
+    expect(() => parseArgs(['--config', 'c.yaml', '--workers', '0'])).toThrow(
+      '--workers: expected a whole number from 1 to 1024, got `0`',
+    );
+  });
+  it('names an unknown flag', () => {
+    expect(() => parseArgs(['--config', 'c.yaml', '--prot', '1'])).toThrow("Unknown option '--prot'");
+  });
+  it('takes --host and --workers', () => {
+    expect(parseArgs(['--config=c.yaml', '--host', '0.0.0.0', '--workers', '2'])).toEqual({
+      config: 'c.yaml',
+      port: 4000,
+      host: '0.0.0.0',
+      workers: 2,
+    });
+  });
   it('requires --config', () => {
     expect(() => parseArgs([])).toThrow('--config <file.yaml> is required');
   });

@@ -1,15 +1,19 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from '../../config/config-error.js';
 
 const seconds = (max: number) => z.number().nonnegative().max(max);
 
+// the length is all a message may say about a master key: its value is a secret
+const masterKey = z.string().min(8, { error: 'must be at least 8 characters (it opens every admin route)' });
+const databaseUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\//, { error: 'expected a postgres:// or postgresql:// URL' });
+
 /** `general_settings` of a proxy config file (CONTRACT 4; docs/proxy.md lists them). */
 export const generalSettingsSchema = z.strictObject({
-  master_key: z.string().min(8, { error: 'a master key of at least 8 characters' }).optional(),
-  database_url: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, { error: 'expected a postgres:// or postgresql:// URL' })
-    .optional(),
+  master_key: masterKey.optional(),
+  database_url: databaseUrl.optional(),
   database_schema: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: 'letters, digits and _, not starting with a digit' })
@@ -18,7 +22,7 @@ export const generalSettingsSchema = z.strictObject({
   enable_jwt_auth: z.boolean().default(false),
   enable_oauth2_auth: z.boolean().default(false),
   svc_jwtauth: z.record(z.string(), z.unknown()).optional(),
-  oauth2_token_info_endpoint: z.string().url().optional(),
+  oauth2_token_info_endpoint: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
   max_request_body_mb: z.number().positive().max(1024).default(10),
   key_cache_ttl: seconds(3600).default(10),
   spend_flush_interval: z.number().positive().max(60).default(0.5),
@@ -42,20 +46,42 @@ export interface ProxySettings {
   drainTimeoutMs: number;
 }
 
-/** Settles the proxy's settings: config first, then the environment, then defaults. */
+/** An environment fallback checked by its `general_settings` rule; named by its variable, never quoted. */
+function fromEnv(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  rule: z.ZodType<string>,
+  problems: string[],
+): string | undefined {
+  const value = env[name];
+  if (!value) return undefined;
+  const parsed = rule.safeParse(value);
+  if (!parsed.success) problems.push(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return value;
+}
+
+/**
+ * Settles the proxy's settings: config first, then the environment (`SVC_MASTER_KEY`, `DATABASE_URL`,
+ * checked by the same rules), then defaults. `configDir` is what a relative `data_dir` resolves
+ * against. Throws ConfigError naming a bad environment variable (never its value).
+ */
 export function resolveProxySettings(
   general: GeneralSettings,
   env: NodeJS.ProcessEnv,
   configDir: string,
 ): ProxySettings {
+  const problems: string[] = [];
+  const key = general.master_key ?? fromEnv(env, 'SVC_MASTER_KEY', masterKey, problems);
+  const url = general.database_url ?? fromEnv(env, 'DATABASE_URL', databaseUrl, problems);
+  if (problems.length > 0) throw new ConfigError('proxy environment', problems);
   const dataDir = general.data_dir
     ? isAbsolute(general.data_dir)
       ? general.data_dir
       : resolve(configDir, general.data_dir)
     : join(configDir, '.svc-router');
   return {
-    masterKey: general.master_key ?? (env.SVC_MASTER_KEY || undefined),
-    databaseUrl: general.database_url ?? (env.DATABASE_URL || undefined),
+    masterKey: key,
+    databaseUrl: url,
     databaseSchema: general.database_schema,
     dataDir,
     maxRequestBodyBytes: Math.floor(general.max_request_body_mb * 1024 * 1024),

@@ -2,12 +2,15 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
+import { MemoryJwtDirectory } from '../jwt/memory-directory.js';
+import type { JwtAuthDeps } from '../jwt/types.js';
 import { Router } from '../router/router.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import { RedisStore } from '../stores/redis-store.js';
 import type { Store } from '../stores/store.js';
 import { redisOptionsFromSettings } from '../stores/store-settings.js';
 import { createAuthenticate } from './auth/authenticate.js';
+import type { JwtGate } from './auth/jwt-caller.js';
 import { KeyCache } from './auth/key-cache.js';
 import { identityOf } from './auth/key-identity.js';
 import { secretDigest } from './auth/virtual-key.js';
@@ -17,6 +20,7 @@ import type { Database } from './db/database.js';
 import { findKeyByHash } from './db/keys-repo.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
+import { jwtGate, resolveProxyJwtSettings } from './jwt/jwt-settings.js';
 import { createAdmission } from './limits/admission.js';
 import { BudgetGate } from './limits/budget-gate.js';
 import { KeyRateLimits } from './limits/key-rate-limits.js';
@@ -42,6 +46,11 @@ export interface StartProxyOptions {
    * rows it had to drop. One line each, never a secret. @default silent
    */
   log?: (message: string) => void;
+  /**
+   * The teams, users, organizations, memberships and key mappings JWT auth resolves tokens against.
+   * @default the proxy database's
+   */
+  jwtDirectory?: (db: Database) => JwtAuthDeps;
 }
 
 /** A running proxy. */
@@ -76,6 +85,12 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     generalSettings: generalSettingsSchema,
   });
   const settings = resolveProxySettings(loaded.generalSettings, loaded.env, loaded.dir);
+  const jwt = await resolveProxyJwtSettings(
+    loaded.generalSettings,
+    loaded.env,
+    loaded.dir,
+    loaded.file ? `config file ${loaded.file}` : 'config',
+  );
   const store = storeFor(loaded.routerSettings, loaded.env);
   const router = new Router(loaded.modelList, loaded.routerSettings, { env: loaded.env, store });
   let db: Database | undefined;
@@ -87,7 +102,8 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     });
     db = opened;
     await migrate(opened);
-    return await serve(opened, router, store, settings, options);
+    const directory = (options.jwtDirectory ?? defaultJwtDirectory)(opened);
+    return await serve(opened, router, store, settings, { ...options, jwt: jwt && jwtGate(jwt, directory) });
   } catch (error) {
     await Promise.allSettled([db?.close(), router.close(), store.close?.()]);
     throw error;
@@ -99,7 +115,7 @@ async function serve(
   router: Router,
   store: Store,
   settings: ReturnType<typeof resolveProxySettings>,
-  options: StartProxyOptions,
+  options: StartProxyOptions & { jwt: JwtGate | undefined },
 ): Promise<RunningProxy> {
   const now = Date.now;
   const spend = new SpendWriter(db, {
@@ -126,6 +142,7 @@ async function serve(
       masterKeyDigest: settings.masterKey ? secretDigest(settings.masterKey) : undefined,
       keys,
       now,
+      jwt: options.jwt,
     }),
     admit: createAdmission({
       budgets: new BudgetGate(),
@@ -180,4 +197,9 @@ async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
 function storeFor(routerSettings: Record<string, unknown>, env: NodeJS.ProcessEnv): Store {
   const redis = redisOptionsFromSettings(parseSettings(routerSettings, env));
   return redis ? new RedisStore(redis) : new MemoryStore();
+}
+
+// TODO(proxy-jwt): the database directory (DbJwtDirectory) once it is on main
+function defaultJwtDirectory(_db: Database): JwtAuthDeps {
+  return new MemoryJwtDirectory();
 }

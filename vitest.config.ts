@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 15_000,
-    hookTimeout: 15_000,
+    // starting an embedded database (PGlite) takes seconds, and longer on a loaded machine
+    hookTimeout: 60_000,
     pool: 'forks',
   },
 });

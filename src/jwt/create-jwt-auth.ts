@@ -116,7 +116,8 @@ async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<Auth
       return {
         kind: 'virtual_key',
         via: 'jwt',
-        virtual_key: mapping.key,
+        ...(mapping.key !== undefined && { virtual_key: mapping.key }),
+        ...(mapping.key_hash !== undefined && { virtual_key_hash: mapping.key_hash }),
         key_mapping_id: mapping.id,
         scopes: [],
         roles: [],

@@ -34,8 +34,10 @@ export interface KeyMappingRecord {
   id: string;
   jwt_claim_name: string;
   jwt_claim_value: string;
-  /** The virtual key the request proceeds with. */
-  key: string;
+  /** The virtual key the request proceeds with (a directory that stores only hashes gives `key_hash`). */
+  key?: string;
+  /** The hash of that key (SHA-256, hex), for directories that never store the key itself. */
+  key_hash?: string;
   description?: string;
   is_active: boolean;
 }
@@ -108,6 +110,8 @@ export interface AuthContext {
   allowed_routes: readonly string[];
   /** The mapped virtual key (`kind: 'virtual_key'`): proceed as if the caller had sent it. */
   virtual_key?: string;
+  /** The mapped key's hash, when the mapping carries one (a database directory stores only hashes). */
+  virtual_key_hash?: string;
   key_mapping_id?: string;
   scopes: readonly string[];
   roles: readonly string[];

@@ -3,12 +3,16 @@ import { trackCalls } from './http/call-state.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import type { ProxyContext } from './proxy-context.js';
 import { registerHealthRoutes } from './routes/health.js';
+import { registerJwtKeyMappingRoutes } from './routes/jwt-key-mappings.js';
 import { registerKeyRoutes } from './routes/keys.js';
 import { registerMessagesRoute } from './routes/messages.js';
 import { registerMetaRoutes } from './routes/meta.js';
 import { registerModelCallRoutes } from './routes/model-calls.js';
 import { registerModelInfoRoutes } from './routes/model-info.js';
+import { registerOrganizationRoutes } from './routes/organizations.js';
 import { registerSpendRoutes } from './routes/spend.js';
+import { registerTeamRoutes } from './routes/teams.js';
+import { registerUserRoutes } from './routes/users.js';
 
 /**
  * The proxy's HTTP app over a built context: every route, the call id and overhead headers, and one
@@ -47,5 +51,9 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerMessagesRoute(app, ctx);
   registerKeyRoutes(app, ctx);
   registerSpendRoutes(app, ctx);
+  registerTeamRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerOrganizationRoutes(app, ctx);
+  registerJwtKeyMappingRoutes(app, ctx);
   return app;
 }

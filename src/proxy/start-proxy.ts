@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
-import { MemoryJwtDirectory } from '../jwt/memory-directory.js';
 import type { JwtAuthDeps } from '../jwt/types.js';
 import { Router } from '../router/router.js';
 import { MemoryStore } from '../stores/memory-store.js';
@@ -13,6 +12,7 @@ import { createAuthenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
 import { KeyCache } from './auth/key-cache.js';
 import { identityOf } from './auth/key-identity.js';
+import { TeamCache } from './auth/team-cache.js';
 import { secretDigest } from './auth/virtual-key.js';
 import { buildProxyApp } from './build-app.js';
 import { generalSettingsSchema, resolveProxySettings } from './config/general-settings.js';
@@ -20,6 +20,8 @@ import type { Database } from './db/database.js';
 import { findKeyByHash } from './db/keys-repo.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
+import { getTeam } from './db/teams-repo.js';
+import { DbJwtDirectory } from './jwt/db-directory.js';
 import { jwtGate, resolveProxyJwtSettings } from './jwt/jwt-settings.js';
 import { createAdmission } from './limits/admission.js';
 import { BudgetGate } from './limits/budget-gate.js';
@@ -129,6 +131,13 @@ async function serve(
     },
     { ttlMs: settings.keyCacheTtlMs },
   );
+  const teams = new TeamCache(
+    async (teamId) => {
+      const team = await getTeam(db, teamId);
+      return team && { blocked: team.blocked };
+    },
+    { ttlMs: settings.keyCacheTtlMs },
+  );
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: async () => void (await db.query('SELECT 1')) },
   ];
@@ -138,12 +147,15 @@ async function serve(
     router,
     db,
     keys,
+    teams,
     authenticate: createAuthenticate({
       masterKeyDigest: settings.masterKey ? secretDigest(settings.masterKey) : undefined,
       keys,
+      teams,
       now,
       jwt: options.jwt,
     }),
+    jwt: options.jwt,
     admit: createAdmission({
       budgets: new BudgetGate(),
       limits: new KeyRateLimits(store, now),
@@ -199,7 +211,6 @@ function storeFor(routerSettings: Record<string, unknown>, env: NodeJS.ProcessEn
   return redis ? new RedisStore(redis) : new MemoryStore();
 }
 
-// TODO(proxy-jwt): the database directory (DbJwtDirectory) once it is on main
-function defaultJwtDirectory(_db: Database): JwtAuthDeps {
-  return new MemoryJwtDirectory();
+function defaultJwtDirectory(db: Database): JwtAuthDeps {
+  return new DbJwtDirectory(db);
 }

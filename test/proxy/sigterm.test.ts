@@ -79,5 +79,5 @@ general_settings: { master_key: ${MASTER}, spend_flush_interval: 5 }
     } finally {
       await db.close();
     }
-  });
+  }, 60_000);
 });

@@ -1,3 +1,5 @@
+import type { AnthropicStreamEvent } from './to-anthropic-events.js';
+
 /** Anthropic's error body, with the proxy's stable `code` added (Anthropic clients ignore it). */
 export interface AnthropicErrorBody {
   type: 'error';
@@ -75,4 +77,16 @@ export function anthropicErrorBody(error: unknown): AnthropicErrorBody {
     type: 'error',
     error: { type: anthropicErrorType(known.status), message: known.message, code: known.code },
   };
+}
+
+/**
+ * The in-band `error` event of a stream that fails after its first byte (the status line is long
+ * sent): Anthropic's error body as the event's data, which the Anthropic SDK throws as its error
+ * class. Send it with `sseEvent(event.event, event.data)` and end the stream.
+ *
+ * @example anthropicErrorEvent(new RateLimitError('slow down'))
+ * // => { event: 'error', data: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down', code: 'rate_limit' } } }
+ */
+export function anthropicErrorEvent(error: unknown): AnthropicStreamEvent {
+  return { event: 'error', data: { ...anthropicErrorBody(error) } };
 }

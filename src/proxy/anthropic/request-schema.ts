@@ -30,10 +30,13 @@ const toolUseBlock = z.looseObject({
   input: z.record(z.string(), z.unknown()),
 });
 
+// A tool's result may show what it saw (a screenshot, a fetched PDF) besides text.
+const toolResultContentBlock = z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]);
+
 const toolResultBlock = z.looseObject({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
-  content: z.union([z.string(), z.array(textBlock)]).optional(),
+  content: z.union([z.string(), z.array(toolResultContentBlock)]).optional(),
   is_error: z.boolean().optional(),
 });
 
@@ -60,11 +63,26 @@ const message = z.object({
   content: z.union([z.string(), z.array(contentBlock)]),
 });
 
-const tool = z.looseObject({
+const customTool = z.looseObject({
+  type: z.literal('custom').nullish(),
   name: z.string().min(1),
   description: z.string().optional(),
   input_schema: z.record(z.string(), z.unknown()),
+  strict: z.boolean().optional(),
 });
+
+// A tool Anthropic runs itself or defines the schema of (`web_search_20250305`, `bash_20250124`, ...):
+// no input_schema, a versioned type. Only an Anthropic-type deployment can take one.
+const serverTool = z.looseObject({
+  type: z
+    .string()
+    .min(1)
+    .refine((type) => type !== 'custom', 'a `custom` tool needs `input_schema`'),
+  name: z.string().min(1),
+});
+
+// custom first: a tool without input_schema is reported as missing it, not as lacking a server type
+const tool = z.union([customTool, serverTool]);
 
 const toolChoice = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
@@ -77,8 +95,9 @@ const toolChoice = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('none') }),
 ]);
 
+// `adaptive` lets Claude choose its budget; other providers read any type but `disabled` as "on"
 const thinking = z.looseObject({
-  type: z.enum(['enabled', 'disabled']),
+  type: z.enum(['enabled', 'disabled', 'adaptive', 'between_tools']),
   budget_tokens: z.number().int().positive().optional(),
 });
 
@@ -101,6 +120,12 @@ export const messagesRequestSchema = z.object({
   thinking: thinking.optional(),
   metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
   stream: z.boolean().optional(),
+  output_config: z
+    .looseObject({
+      effort: z.string().nullish(),
+      format: z.looseObject({ type: z.string() }).nullish(),
+    })
+    .optional(),
 });
 
 /** A valid Anthropic Messages request. */
@@ -108,3 +133,5 @@ export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
 export type AnthropicRequestMessage = MessagesRequest['messages'][number];
 export type AnthropicRequestBlock = z.infer<typeof contentBlock>;
 export type AnthropicTextBlock = z.infer<typeof textBlock>;
+export type AnthropicCustomTool = z.infer<typeof customTool>;
+export type AnthropicToolResultContentBlock = z.infer<typeof toolResultContentBlock>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/chat.js';
 import { messageId } from './message-id.js';
-import { toStopReason } from './stop-reason.js';
+import { toAnthropicStop } from './stop-reason.js';
 import { toAnthropicUsage } from './to-anthropic-usage.js';
 
 /** One event of Anthropic's message stream: its SSE name and JSON data (which repeats the name as `type`). */
@@ -57,26 +57,32 @@ class BlockWriter {
     return this.lastThinking;
   }
 
+  /**
+   * The Anthropic and Bedrock adapters send each thinking piece in both fields, other providers only
+   * in `reasoning_content`: the blocks are read one by one (a delta may hold a whole signed block, or
+   * two), and `reasoning_content` only when no block has text.
+   */
   thinking(delta: ChunkDelta, out: AnthropicStreamEvent[]): void {
     const blocks = delta.thinking_blocks ?? [];
-    // the Anthropic adapter sends the same text in both fields; other providers only reasoning_content
-    const text =
-      delta.reasoning_content ?? blocks.map((b) => (b.type === 'thinking' ? b.thinking : '')).join('');
-    if (text !== '') {
-      const block = this.thinkingBlock(out);
-      out.push(
-        event('content_block_delta', {
-          index: block.index,
-          delta: { type: 'thinking_delta', thinking: text },
-        }),
-      );
-    }
+    if (!blocks.some((b) => b.type === 'thinking' && b.thinking !== ''))
+      this.thinkingText(delta.reasoning_content, out);
     for (const block of blocks) {
       if (block.type === 'redacted_thinking') {
         this.start('thinking', { type: 'redacted_thinking', data: block.data }, out);
         this.close(out);
-      } else if (block.signature) this.signature(block.signature, out);
+        continue;
+      }
+      this.thinkingText(block.thinking, out);
+      if (block.signature) this.signature(block.signature, out);
     }
+  }
+
+  private thinkingText(text: string | undefined, out: AnthropicStreamEvent[]): void {
+    if (!text) return;
+    const block = this.thinkingBlock(out);
+    out.push(
+      event('content_block_delta', { index: block.index, delta: { type: 'thinking_delta', thinking: text } }),
+    );
   }
 
   // A signature ends its thinking block; one arriving after the block was closed still goes to it.
@@ -112,29 +118,47 @@ class BlockWriter {
   }
 }
 
-function messageStart(id: string, model: string): AnthropicStreamEvent {
+function messageStart(id: string, options: AnthropicStreamOptions): AnthropicStreamEvent {
   const message = {
     id: messageId(id),
     type: 'message',
     role: 'assistant',
-    model,
+    model: options.model,
     content: [],
     stop_reason: null,
     stop_sequence: null,
-    usage: { input_tokens: 0, output_tokens: 0 },
+    usage: { input_tokens: options.inputTokens ?? 0, output_tokens: 0 },
   };
   return event('message_start', { message });
 }
 
-function messageEnd(finish: FinishReason | null, usage: Usage | undefined): AnthropicStreamEvent[] {
-  const counts = toAnthropicUsage(usage);
+/** What the stream's end reports: the finish reason, a matched stop sequence, the last usage seen. */
+interface StreamEnd {
+  finish: FinishReason | null;
+  fields: Record<string, unknown> | undefined;
+  usage: Usage | undefined;
+}
+
+function messageEnd({ finish, fields, usage }: StreamEnd): AnthropicStreamEvent[] {
   // output_tokens is what Anthropic sends here; the input counts are only known at the end of a
   // translated stream, and the SDK takes them from message_delta when present
   const delta = event('message_delta', {
-    delta: { stop_reason: toStopReason(finish), stop_sequence: null },
-    usage: usage ? counts : { output_tokens: 0 },
+    delta: toAnthropicStop(finish, fields),
+    usage: usage ? toAnthropicUsage(usage) : { output_tokens: 0 },
   });
   return [delta, event('message_stop')];
+}
+
+/** Options of {@link chunksToAnthropicEvents}. */
+export interface AnthropicStreamOptions {
+  /** The model name the client asked for, which the message repeats. */
+  model: string;
+  /**
+   * The prompt's token count when known before the answer (a token counter), for `message_start`;
+   * Anthropic clients that read input tokens only there see 0 without it. The final count goes to
+   * `message_delta` either way.
+   */
+  inputTokens?: number;
 }
 
 /**
@@ -149,29 +173,30 @@ function messageEnd(finish: FinishReason | null, usage: Usage | undefined): Anth
  */
 export async function* chunksToAnthropicEvents(
   chunks: AsyncIterable<ChatCompletionChunk>,
-  options: { model: string },
+  options: AnthropicStreamOptions,
 ): AsyncGenerator<AnthropicStreamEvent> {
   const blocks = new BlockWriter();
+  const end: StreamEnd = { finish: null, fields: undefined, usage: undefined };
   let started = false;
-  let finish: FinishReason | null = null;
-  let usage: Usage | undefined;
   for await (const chunk of chunks) {
     const out: AnthropicStreamEvent[] = [];
     if (!started) {
       started = true;
-      out.push(messageStart(chunk.id, options.model));
+      out.push(messageStart(chunk.id, options));
     }
-    if (chunk.usage) usage = chunk.usage;
+    if (chunk.usage) end.usage = chunk.usage;
     for (const choice of chunk.choices) {
       if (choice.index !== 0) continue; // Anthropic messages have one answer
       blocks.thinking(choice.delta, out);
       blocks.text(choice.delta.content, out);
       for (const call of choice.delta.tool_calls ?? []) blocks.toolCall(call, out);
-      if (choice.finish_reason) finish = choice.finish_reason;
+      if (choice.delta.provider_specific_fields?.stop_sequence !== undefined)
+        end.fields = choice.delta.provider_specific_fields;
+      if (choice.finish_reason) end.finish = choice.finish_reason;
     }
     yield* out;
   }
-  const out: AnthropicStreamEvent[] = started ? [] : [messageStart(randomUUID(), options.model)];
+  const out: AnthropicStreamEvent[] = started ? [] : [messageStart(randomUUID(), options)];
   blocks.close(out);
-  yield* [...out, ...messageEnd(finish, usage)];
+  yield* [...out, ...messageEnd(end)];
 }

@@ -1,6 +1,6 @@
 import type { AnyThinkingBlock, AssistantMessage, ChatCompletion } from '../../types/chat.js';
 import { messageId } from './message-id.js';
-import { type StopReason, toStopReason } from './stop-reason.js';
+import { type StopReason, toAnthropicStop } from './stop-reason.js';
 import { type AnthropicUsage, toAnthropicUsage } from './to-anthropic-usage.js';
 import { toolInput } from './tool-input.js';
 
@@ -19,7 +19,7 @@ export interface AnthropicMessage {
   model: string;
   content: AnthropicContentBlock[];
   stop_reason: StopReason;
-  stop_sequence: null;
+  stop_sequence: string | null;
   usage: AnthropicUsage;
 }
 
@@ -41,7 +41,9 @@ function thinkingContent(message: AssistantMessage): AnthropicContentBlock[] {
 /**
  * A chat completion as Anthropic's `message`: thinking blocks first (signatures kept), then the text,
  * then one `tool_use` block per tool call with its arguments parsed into `input`. `model` is the name
- * the client asked for.
+ * the client asked for. Reasoning without thinking blocks (DeepSeek, Gemini, ...) is one thinking
+ * block with `signature: ''`, which the request translation sends back as `reasoning_content` only.
+ * `stop_reason` is `stop_sequence` when the provider said which sequence matched.
  *
  * @example chatCompletionToAnthropic(completion, 'claude-sonnet-4-5').content
  * // => [{ type: 'text', text: 'Hello' }]
@@ -67,8 +69,7 @@ export function chatCompletionToAnthropic(completion: ChatCompletion, model: str
     role: 'assistant',
     model,
     content,
-    stop_reason: toStopReason(choice?.finish_reason),
-    stop_sequence: null,
+    ...toAnthropicStop(choice?.finish_reason, message?.provider_specific_fields),
     usage: toAnthropicUsage(completion.usage),
   };
 }

@@ -1,6 +1,11 @@
 import { BadRequestError } from '../../errors/classes.js';
 import type { AnyThinkingBlock, ChatMessage, ContentPart, ToolCall } from '../../types/chat.js';
-import type { AnthropicRequestBlock, AnthropicRequestMessage, AnthropicTextBlock } from './request-schema.js';
+import type {
+  AnthropicRequestBlock,
+  AnthropicRequestMessage,
+  AnthropicTextBlock,
+  AnthropicToolResultContentBlock,
+} from './request-schema.js';
 
 type Block<T extends AnthropicRequestBlock['type']> = Extract<AnthropicRequestBlock, { type: T }>;
 
@@ -29,22 +34,31 @@ export function textContent(
   return blocks.map((b) => b.text).join(separator);
 }
 
+/**
+ * A text, image or document block as a chat part; a document passes as it is (the Anthropic adapter
+ * sends it on untouched).
+ */
+function mediaPart(block: AnthropicToolResultContentBlock): ContentPart {
+  if (block.type === 'text') return textPart(block);
+  if (block.type === 'image') return imagePart(block);
+  return block as unknown as ContentPart;
+}
+
+// Text only reads as a string (every provider takes that); with an image or document, as parts.
+function toolResultContent(content: Block<'tool_result'>['content']): string | ContentPart[] {
+  if (content === undefined) return '';
+  if (typeof content === 'string') return content;
+  const texts = content.filter((b): b is AnthropicTextBlock => b.type === 'text');
+  return texts.length === content.length ? textContent(texts, '\n') : content.map(mediaPart);
+}
+
 function toolMessage(block: Block<'tool_result'>): ChatMessage {
-  const content =
-    block.content === undefined
-      ? ''
-      : typeof block.content === 'string'
-        ? block.content
-        : textContent(block.content, '\n');
-  return { role: 'tool', tool_call_id: block.tool_use_id, content };
+  return { role: 'tool', tool_call_id: block.tool_use_id, content: toolResultContent(block.content) };
 }
 
 // Only the blocks a user turn may hold besides tool results; others in a user turn are refused.
 function userPart(block: AnthropicRequestBlock, where: string): ContentPart {
-  if (block.type === 'text') return textPart(block);
-  if (block.type === 'image') return imagePart(block);
-  // Anthropic-native blocks pass through as parts; the Anthropic adapter sends them on untouched
-  if (block.type === 'document') return block as unknown as ContentPart;
+  if (block.type === 'text' || block.type === 'image' || block.type === 'document') return mediaPart(block);
   throw new BadRequestError(
     `Invalid Anthropic Messages request: ${where}: a \`${block.type}\` block belongs in an assistant message`,
   );
@@ -63,6 +77,21 @@ function userMessages(content: string | AnthropicRequestBlock[], where: string):
     else parts.push(userPart(block, `${where}.content[${i}]`));
   });
   if (parts.length > 0) out.push({ role: 'user', content: parts });
+  return out;
+}
+
+/**
+ * An assistant turn's thinking as the chat message's reasoning fields. Signed and redacted blocks go to
+ * `thinking_blocks` (Anthropic-type providers verify them). An unsigned block is one this proxy made
+ * from a provider's plain `reasoning_content` (DeepSeek, Gemini, ...), so it goes back as that text
+ * only: those providers refuse `thinking_blocks`, and DeepSeek needs the text on tool-call turns.
+ */
+function reasoningFields(thinking: readonly AnyThinkingBlock[]): Partial<ChatMessage> {
+  const out: Partial<ChatMessage> = {};
+  const signed = thinking.filter((b) => b.type === 'redacted_thinking' || b.signature !== '');
+  if (signed.length > 0) out.thinking_blocks = [...signed];
+  const reasoning = thinking.map((b) => (b.type === 'thinking' ? b.thinking : '')).join('');
+  if (reasoning !== '') out.reasoning_content = reasoning;
   return out;
 }
 
@@ -85,7 +114,7 @@ function assistantMessage(content: string | AnthropicRequestBlock[], where: stri
       thinking.push({ type: 'redacted_thinking', data: block.data });
     else
       throw new BadRequestError(
-        `${where}.content[${i}]: a \`${block.type}\` block belongs in a user message`,
+        `Invalid Anthropic Messages request: ${where}.content[${i}]: a \`${block.type}\` block belongs in a user message`,
       );
   });
   const message: ChatMessage = {
@@ -93,19 +122,16 @@ function assistantMessage(content: string | AnthropicRequestBlock[], where: stri
     content: text.length > 0 || calls.length === 0 ? text.join('') : null,
   };
   if (calls.length > 0) message.tool_calls = calls;
-  if (thinking.length > 0) {
-    message.thinking_blocks = thinking;
-    const reasoning = thinking.map((b) => (b.type === 'thinking' ? b.thinking : '')).join('');
-    if (reasoning !== '') message.reasoning_content = reasoning;
-  }
-  return message;
+  return { ...message, ...reasoningFields(thinking) };
 }
 
 /**
  * Anthropic's conversation as chat messages. User turns: text and images as parts (base64 images as
- * `data:` URLs), tool results as `tool` messages placed before the rest of the turn. Assistant turns:
- * text as `content`, `tool_use` as `tool_calls` (input as JSON arguments), thinking and redacted
- * thinking as `thinking_blocks` (signatures kept) with the thinking text as `reasoning_content`.
+ * `data:` URLs), tool results as `tool` messages placed before the rest of the turn (their images as
+ * parts too). Assistant turns: text as `content`, `tool_use` as `tool_calls` (input as JSON
+ * arguments), signed and redacted thinking as `thinking_blocks` (signatures kept), all thinking text as
+ * `reasoning_content`; an unsigned thinking block (made by this proxy from plain reasoning) only as
+ * `reasoning_content`.
  *
  * @throws BadRequestError naming the block when a block is in the wrong role's turn.
  */

@@ -7,7 +7,7 @@ import type {
   ToolDefinition,
 } from '../../types/chat.js';
 import { requestProblems } from './request-problems.js';
-import { type MessagesRequest, messagesRequestSchema } from './request-schema.js';
+import { type AnthropicCustomTool, type MessagesRequest, messagesRequestSchema } from './request-schema.js';
 import { textContent, toChatMessages } from './to-chat-messages.js';
 
 /** The router's own request fields a client may send along (the same as on `/v1/chat/completions`). */
@@ -32,15 +32,19 @@ function parse(body: unknown): MessagesRequest {
   );
 }
 
-function toTools(tools: MessagesRequest['tools']): ToolDefinition[] {
-  return (tools ?? []).map((tool) => ({
-    type: 'function',
-    function: {
-      name: tool.name,
-      ...(tool.description === undefined ? {} : { description: tool.description }),
-      parameters: tool.input_schema,
-    },
-  }));
+type Tool = NonNullable<MessagesRequest['tools']>[number];
+
+function isCustomTool(tool: Tool): tool is AnthropicCustomTool {
+  return 'input_schema' in tool && tool.input_schema !== undefined;
+}
+
+function toTool(tool: Tool): ToolDefinition {
+  // the Anthropic adapter sends a tool that is not a function as it is
+  if (!isCustomTool(tool)) return tool as unknown as ToolDefinition;
+  const fn: ToolDefinition['function'] = { name: tool.name, parameters: tool.input_schema };
+  if (tool.description !== undefined) fn.description = tool.description;
+  if (tool.strict !== undefined) fn.strict = tool.strict;
+  return { type: 'function', function: fn };
 }
 
 function toToolChoice(choice: NonNullable<MessagesRequest['tool_choice']>): ToolChoice {
@@ -71,7 +75,7 @@ function samplingFields(req: MessagesRequest, out: ChatCompletionRequest): void 
 }
 
 function toolFields(req: MessagesRequest, out: ChatCompletionRequest): void {
-  if (req.tools !== undefined && req.tools.length > 0) out.tools = toTools(req.tools);
+  if (req.tools !== undefined && req.tools.length > 0) out.tools = req.tools.map(toTool);
   if (req.tool_choice === undefined) return;
   out.tool_choice = toToolChoice(req.tool_choice);
   if ('disable_parallel_tool_use' in req.tool_choice && req.tool_choice.disable_parallel_tool_use === true) {
@@ -82,9 +86,13 @@ function toolFields(req: MessagesRequest, out: ChatCompletionRequest): void {
 /**
  * An Anthropic Messages request body as the router's chat request: `system` becomes the first
  * message, content blocks become parts, tool calls and results and thinking blocks (signatures kept)
- * move to their chat places (see `toChatMessages`), `tools` and `tool_choice` become functions
- * (`any` is `required`), `stop_sequences` is `stop`, `metadata.user_id` is `user`; `thinking`,
- * `top_k`, `max_tokens` and `stream` pass as they are. A stream asks for usage in its last chunk.
+ * move to their chat places (see `toChatMessages`), `tools` become functions (`input_schema` is
+ * `parameters`; Anthropic server tools pass as they are), `tool_choice` too (`any` is `required`),
+ * `stop_sequences` is `stop`, `metadata.user_id` is `user`; `thinking` (`adaptive` included),
+ * `top_k`, `max_tokens` and `stream` pass as they are, and `output_config` when it asks for an output
+ * format. A stream asks for usage in its last chunk. Other Anthropic-only fields (`service_tier`,
+ * `container`, `mcp_servers`, ...) are left out; the router's own fields (`mock_response`,
+ * `fallbacks`, ...) are kept.
  *
  * @throws BadRequestError naming each bad field (`messages[0].content[1].source.data: ...`).
  * @example anthropicToChatRequest({ model: 'claude', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] })
@@ -102,6 +110,9 @@ export function anthropicToChatRequest(body: unknown): ChatCompletionRequest {
   if (typeof req.metadata?.user_id === 'string') out.user = req.metadata.user_id;
   if (req.stream !== undefined) out.stream = req.stream;
   if (req.stream === true) out.stream_options = { include_usage: true };
+  // A structured output format must not be lost: an Anthropic-type deployment takes `output_config`
+  // as sent, others refuse it in their own words. `effort` alone is a hint, left out for them.
+  if (req.output_config?.format) out.output_config = req.output_config;
   const raw = body as Record<string, unknown>;
   for (const field of ROUTER_FIELDS)
     if (raw[field] !== undefined) Object.assign(out, { [field]: raw[field] });

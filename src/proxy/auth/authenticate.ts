@@ -4,6 +4,7 @@ import { type Caller, isAdmin } from './caller.js';
 import { presentedKey } from './credentials.js';
 import { isForJwt, type JwtGate, type JwtRequestFacts, jwtCaller } from './jwt-caller.js';
 import type { KeyCache } from './key-cache.js';
+import type { TeamCache } from './team-cache.js';
 import { hashKey, matchesSecret } from './virtual-key.js';
 
 /** How callers are recognised. */
@@ -11,6 +12,8 @@ export interface AuthOptions {
   /** SHA-256 of the master key; undefined when none is configured (then only virtual keys work). */
   masterKeyDigest: Buffer | undefined;
   keys: KeyCache;
+  /** The teams of keys, to refuse a blocked team's keys; without it teams are not checked. */
+  teams?: TeamCache | undefined;
   now: () => number;
   /** JWT auth (`enable_jwt_auth`); undefined: every bearer value is a virtual key. */
   jwt?: JwtGate | undefined;
@@ -27,11 +30,12 @@ export type Authenticate = (request: AuthInput, model?: string) => Promise<Calle
 
 /**
  * Master key first (constant-time); then, with JWT auth on, JWT-shaped bearer values go to the JWT
- * module; everything else is a virtual key, by hash. Expired keys are 401 (the credential is no longer
- * valid); blocked keys are 403 (valid, not allowed).
+ * module; everything else is a virtual key, by hash (a token mapped to a key too). Expired keys are 401
+ * (the credential is no longer valid); blocked keys, and keys of a blocked team, are 403 (valid, not
+ * allowed).
  */
 export function createAuthenticate(options: AuthOptions): Authenticate {
-  const { masterKeyDigest, keys, now, jwt } = options;
+  const { masterKeyDigest, keys, teams, now, jwt } = options;
   const asKey = async (keyHash: string): Promise<Caller> => {
     const key = await keys.get(keyHash);
     if (!key) throw new ProxyError(401, 'invalid_api_key', 'Invalid API key.');
@@ -39,6 +43,9 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
       throw new ProxyError(401, 'expired_api_key', `This key expired at ${key.expiresAt.toISOString()}.`);
     }
     if (key.blocked) throw new ProxyError(403, 'key_blocked', 'This key is blocked.');
+    if (key.teamId !== null && teams && (await teams.get(key.teamId))?.blocked) {
+      throw new ProxyError(403, 'team_blocked', `This key's team \`${key.teamId}\` is blocked.`);
+    }
     return { kind: 'key', key };
   };
   return async (request, model) => {

@@ -6,7 +6,7 @@ import {
   RateLimitError,
   RouterError,
 } from '../../../src/errors/index.js';
-import { anthropicErrorBody } from '../../../src/proxy/anthropic/anthropic-error.js';
+import { anthropicErrorBody, anthropicErrorEvent } from '../../../src/proxy/anthropic/anthropic-error.js';
 
 describe('anthropicErrorBody', () => {
   it('gives a router error its Anthropic type, message and code', () => {
@@ -69,5 +69,17 @@ describe('anthropicErrorBody', () => {
 
   it('answers a thrown non-error value as a 500 api_error', () => {
     expect(anthropicErrorBody('boom').error.type).toBe('api_error');
+  });
+});
+
+describe('anthropicErrorEvent', () => {
+  it("is the stream's error event with the error body as its data", () => {
+    expect(anthropicErrorEvent(new NoDeploymentsAvailableError('none left'))).toEqual({
+      event: 'error',
+      data: {
+        type: 'error',
+        error: { type: 'rate_limit_error', message: 'none left', code: 'no_deployments_available' },
+      },
+    });
   });
 });

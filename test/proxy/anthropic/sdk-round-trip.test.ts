@@ -3,18 +3,39 @@ import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../../src/errors/index.js';
-import { anthropicErrorBody } from '../../../src/proxy/anthropic/anthropic-error.js';
+import { anthropicErrorBody, anthropicErrorEvent } from '../../../src/proxy/anthropic/anthropic-error.js';
 import { chunksToAnthropicEvents } from '../../../src/proxy/anthropic/to-anthropic-events.js';
 import { chatCompletionToAnthropic } from '../../../src/proxy/anthropic/to-anthropic-message.js';
 import { anthropicToChatRequest } from '../../../src/proxy/anthropic/to-chat-request.js';
 import { sseEvent } from '../../../src/proxy/http/sse.js';
-import type { ChatCompletionRequest } from '../../../src/types/chat.js';
-import { completion, streamOf, THINK_TEXT_TOOL } from './chunks.js';
+import type { ChatCompletionChunk, ChatCompletionRequest } from '../../../src/types/chat.js';
+import { chunk, completion, streamOf, THINK_TEXT_TOOL } from './chunks.js';
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   let text = '';
   for await (const piece of req) text += piece;
   return JSON.parse(text);
+}
+
+/** A reasoning model without signed thinking (DeepSeek-type): reasoning text, then a tool call. */
+const REASONING_THEN_TOOL: readonly ChatCompletionChunk[] = [
+  chunk({ role: 'assistant', content: '' }),
+  chunk({ reasoning_content: 'Use the tool.' }),
+  chunk({
+    tool_calls: [
+      { index: 0, id: 'call_7', type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+    ],
+  }),
+  chunk({}, 'tool_calls'),
+];
+
+/** The chunks each model name streams: `cut` fails after its first pieces, as an upstream cut would. */
+async function* cannedStream(model: string): AsyncGenerator<ChatCompletionChunk> {
+  if (model === 'reasoner') yield* streamOf(REASONING_THEN_TOOL);
+  else if (model === 'cut') {
+    yield* streamOf(THINK_TEXT_TOOL.slice(0, 3));
+    throw new RateLimitError('Upstream overloaded mid-answer.');
+  } else yield* streamOf(THINK_TEXT_TOOL);
 }
 
 /**
@@ -30,9 +51,14 @@ function handler(seen: ChatCompletionRequest[]) {
       res.end(JSON.stringify(anthropicErrorBody(new RateLimitError('Slow down.'))));
     } else if (request.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for await (const { event, data } of chunksToAnthropicEvents(streamOf(THINK_TEXT_TOOL), {
-        model: request.model,
-      })) {
+      try {
+        for await (const { event, data } of chunksToAnthropicEvents(cannedStream(request.model), {
+          model: request.model,
+        })) {
+          res.write(sseEvent(event, data));
+        }
+      } catch (error) {
+        const { event, data } = anthropicErrorEvent(error);
         res.write(sseEvent(event, data));
       }
       res.end();
@@ -151,5 +177,50 @@ describe('the Anthropic SDK against the translated answers', () => {
       type: 'error',
       error: { type: 'rate_limit_error', message: 'Slow down.', code: 'rate_limit' },
     });
+  });
+  it("throws a stream's in-band error event as the SDK's error, with our type, message and code", async () => {
+    const error = await client.messages
+      .stream({ model: 'cut', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect(error).toMatchObject({
+      type: 'rate_limit_error',
+      error: { error: { message: 'Upstream overloaded mid-answer.', code: 'rate_limit' } },
+    });
+  });
+
+  it('sends unsigned thinking from a reasoning model back as reasoning_content, not thinking_blocks', async () => {
+    seen.length = 0;
+    const first = await client.messages
+      .stream({ model: 'reasoner', max_tokens: 64, messages: [{ role: 'user', content: 'Weather?' }] })
+      .finalMessage();
+    expect(first.content[0]).toEqual({ type: 'thinking', thinking: 'Use the tool.', signature: '' });
+    await client.messages.create({
+      model: 'reasoner',
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_7', content: 'sunny' }] },
+      ],
+    });
+    expect(seen[1]?.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'Use the tool.',
+      tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+    });
+  });
+
+  it('sends adaptive thinking through', async () => {
+    seen.length = 0;
+    await client.messages.create({
+      model: 'claude',
+      max_tokens: 64,
+      thinking: { type: 'adaptive' },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(seen[0]?.thinking).toEqual({ type: 'adaptive' });
   });
 });

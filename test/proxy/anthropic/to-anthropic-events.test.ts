@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AnthropicStreamEvent,
+  type AnthropicStreamOptions,
   chunksToAnthropicEvents,
 } from '../../../src/proxy/anthropic/to-anthropic-events.js';
 import type { ChatCompletionChunk } from '../../../src/types/chat.js';
 import { chunk, streamOf, THINK_TEXT_TOOL, usageChunk } from './chunks.js';
 
-async function eventsOf(chunks: readonly ChatCompletionChunk[]): Promise<AnthropicStreamEvent[]> {
+async function eventsOf(
+  chunks: readonly ChatCompletionChunk[],
+  options: AnthropicStreamOptions = { model: 'claude' },
+): Promise<AnthropicStreamEvent[]> {
   const out: AnthropicStreamEvent[] = [];
-  for await (const e of chunksToAnthropicEvents(streamOf(chunks), { model: 'claude' })) out.push(e);
+  for await (const e of chunksToAnthropicEvents(streamOf(chunks), options)) out.push(e);
   return out;
 }
 
@@ -27,6 +31,18 @@ function summary(events: readonly AnthropicStreamEvent[]): string[] {
     return event;
   });
 }
+
+/** Thinking `A` signed `s1`, then thinking `B` signed `s2`, as two blocks. */
+const TWO_SIGNED_THINKING_BLOCKS = [
+  'content_block_start 0 thinking',
+  'content_block_delta 0 thinking_delta A',
+  'content_block_delta 0 signature_delta s1',
+  'content_block_stop 0',
+  'content_block_start 1 thinking',
+  'content_block_delta 1 thinking_delta B',
+  'content_block_delta 1 signature_delta s2',
+  'content_block_stop 1',
+];
 
 describe('chunksToAnthropicEvents', () => {
   it('streams a text answer as one text block', async () => {
@@ -133,16 +149,36 @@ describe('chunksToAnthropicEvents', () => {
       chunk({ reasoning_content: 'B', thinking_blocks: [{ type: 'thinking', thinking: 'B' }] }),
       chunk({ thinking_blocks: [{ type: 'thinking', thinking: '', signature: 's2' }] }),
     ]);
-    expect(summary(events).slice(1, 9)).toEqual([
-      'content_block_start 0 thinking',
-      'content_block_delta 0 thinking_delta A',
-      'content_block_delta 0 signature_delta s1',
-      'content_block_stop 0',
-      'content_block_start 1 thinking',
-      'content_block_delta 1 thinking_delta B',
-      'content_block_delta 1 signature_delta s2',
-      'content_block_stop 1',
+    expect(summary(events).slice(1, 9)).toEqual(TWO_SIGNED_THINKING_BLOCKS);
+  });
+
+  it('reads whole signed thinking blocks that come in one delta', async () => {
+    const events = await eventsOf([
+      chunk({
+        reasoning_content: 'AB',
+        thinking_blocks: [
+          { type: 'thinking', thinking: 'A', signature: 's1' },
+          { type: 'thinking', thinking: 'B', signature: 's2' },
+        ],
+      }),
+      chunk({ content: 'ok' }, 'stop'),
     ]);
+    expect(summary(events).slice(1, 9)).toEqual(TWO_SIGNED_THINKING_BLOCKS);
+  });
+
+  it('puts the input tokens known before the answer in message_start', async () => {
+    const [start] = await eventsOf([chunk({ content: 'x' })], { model: 'claude', inputTokens: 42 });
+    expect(start?.data).toMatchObject({ message: { usage: { input_tokens: 42, output_tokens: 0 } } });
+  });
+
+  it('reports a stop sequence the provider said it matched', async () => {
+    const events = await eventsOf([
+      chunk({ content: '1, 2' }),
+      chunk({ provider_specific_fields: { stop_sequence: ', 3' } }, 'stop'),
+    ]);
+    expect(events.at(-2)?.data).toMatchObject({
+      delta: { stop_reason: 'stop_sequence', stop_sequence: ', 3' },
+    });
   });
 
   it('sends a redacted thinking block whole', async () => {

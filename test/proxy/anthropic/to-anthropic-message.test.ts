@@ -87,6 +87,17 @@ describe('chatCompletionToAnthropic', () => {
     expect(chatCompletionToAnthropic(completion({ content: 'x' }, finish), 'm').stop_reason).toBe(stop);
   });
 
+  it('reports the stop sequence an Anthropic deployment matched', () => {
+    const done = completion(
+      { content: 'Counting: 1, 2', provider_specific_fields: { stop_sequence: ', 3' } },
+      'stop',
+    );
+    expect(chatCompletionToAnthropic(done, 'm')).toMatchObject({
+      stop_reason: 'stop_sequence',
+      stop_sequence: ', 3',
+    });
+  });
+
   it('keeps an Anthropic message id as it is', () => {
     const message = chatCompletionToAnthropic(
       { ...completion({ content: 'x' }, 'stop'), id: 'msg_01abc' },

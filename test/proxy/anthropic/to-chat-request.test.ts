@@ -166,6 +166,59 @@ describe('anthropicToChatRequest', () => {
     });
   });
 
+  it('sends an unsigned thinking block back as reasoning_content only', () => {
+    const request = anthropicToChatRequest({
+      ...base,
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Call the tool.', signature: '' },
+            { type: 'tool_use', id: 't1', name: 'get_weather', input: {} },
+          ],
+        },
+      ],
+    });
+    expect(request.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'Call the tool.',
+      tool_calls: [{ id: 't1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+    });
+  });
+
+  it('turns the images of a tool result into parts', () => {
+    const request = anthropicToChatRequest({
+      ...base,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't1',
+              content: [
+                { type: 'text', text: 'Screenshot:' },
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBOR' } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(request.messages).toEqual([
+      {
+        role: 'tool',
+        tool_call_id: 't1',
+        content: [
+          { type: 'text', text: 'Screenshot:' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBOR' } },
+        ],
+      },
+    ]);
+  });
+
   it('maps tools to functions with input_schema as parameters', () => {
     const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
     const request = anthropicToChatRequest({
@@ -176,6 +229,32 @@ describe('anthropicToChatRequest', () => {
     expect(request.tools).toEqual([
       { type: 'function', function: { name: 'get_weather', description: 'Weather now', parameters: schema } },
     ]);
+  });
+
+  it("keeps a custom tool's strict flag", () => {
+    const request = anthropicToChatRequest({
+      ...base,
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'custom', name: 'f', input_schema: { type: 'object' }, strict: true }],
+    });
+    expect(request.tools).toEqual([
+      { type: 'function', function: { name: 'f', parameters: { type: 'object' }, strict: true } },
+    ]);
+  });
+
+  it('passes an Anthropic server tool as it is', () => {
+    const webSearch = { type: 'web_search_20250305', name: 'web_search', max_uses: 3 };
+    const request = anthropicToChatRequest({
+      ...base,
+      messages: [{ role: 'user', content: 'news?' }],
+      tools: [webSearch],
+    });
+    expect(request.tools).toEqual([webSearch]);
+  });
+
+  it('names a custom tool without input_schema', () => {
+    const error = rejection({ ...base, messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 'f' }] });
+    expect(error.message).toContain('tools[0].input_schema: is required');
   });
 
   it.each([
@@ -226,6 +305,46 @@ describe('anthropicToChatRequest', () => {
       stream: true,
       stream_options: { include_usage: true },
     });
+  });
+
+  it('passes adaptive thinking as it is', () => {
+    const request = anthropicToChatRequest({
+      ...base,
+      messages: [{ role: 'user', content: 'hi' }],
+      thinking: { type: 'adaptive', display: 'summarized' },
+    });
+    expect(request.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+  });
+
+  it('refuses an unknown thinking type, naming the types it takes', () => {
+    const error = rejection({
+      ...base,
+      messages: [{ role: 'user', content: 'hi' }],
+      thinking: { type: 'on' },
+    });
+    expect(error.message).toContain('thinking.type:');
+    expect(error.message).toContain('"adaptive"');
+  });
+
+  it('keeps output_config when it asks for an output format', () => {
+    const outputConfig = { format: { type: 'json_schema', schema: { type: 'object' } }, effort: 'low' };
+    const request = anthropicToChatRequest({
+      ...base,
+      messages: [{ role: 'user', content: 'hi' }],
+      output_config: outputConfig,
+    });
+    expect(request.output_config).toEqual(outputConfig);
+  });
+
+  it('leaves out Anthropic-only fields and an output_config of effort alone', () => {
+    const request = anthropicToChatRequest({
+      ...base,
+      messages: [{ role: 'user', content: 'hi' }],
+      output_config: { effort: 'high' },
+      service_tier: 'standard_only',
+      container: 'c-1',
+    });
+    expect(Object.keys(request).sort()).toEqual(['max_tokens', 'messages', 'model']);
   });
 
   it("passes the router's own fields along", () => {

@@ -1,19 +1,26 @@
 // JWT auth through the proxy (spec 5, CONTRACT 5.6): tokens of a real OpenID provider (oidc-provider)
-// as team, admin and mapped callers, next to virtual keys; spend charged to whom the token names.
+// as team, admin and mapped callers, next to virtual keys; spend charged to whom the token names. Teams,
+// users, organizations and mappings are the proxy database's, made through its management routes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MemoryJwtDirectory } from '../../../src/jwt/index.js';
 import { startIdp, type TestIdp } from '../../jwt/helpers/idp.js';
-import { mockDeployment, startTestProxy, type TestProxy } from '../harness.js';
+import { eventually, mockDeployment, startTestProxy, type TestProxy } from '../harness.js';
 import { bearer, chat, newestRow, send } from './jwt-helpers.js';
 
 let idp: TestIdp;
 let t: TestProxy;
-const directory = new MemoryJwtDirectory({
-  teams: [
-    { team_id: 'team-a', models: ['gpt-4o'], organization_id: 'org-1' },
-    { team_id: 'team-b', models: ['gpt-4o'], blocked: true },
-  ],
-});
+
+async function made(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const res = await send(t, 'POST', path, t.admin, body);
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A new virtual key mapped to tokens whose `email` is `email`. */
+async function mappedKey(email: string, key: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const generated = await made('/key/generate', key);
+  await made('/jwt/key/mapping/new', { jwt_claim_name: 'email', jwt_claim_value: email, key: generated.key });
+  return generated;
+}
 
 beforeAll(async () => {
   idp = await startIdp();
@@ -32,8 +39,12 @@ beforeAll(async () => {
         virtual_key_claim_field: 'email',
       },
     },
-    jwtDirectory: () => directory,
   });
+  await made('/organization/new', { organization_id: 'org-1', organization_alias: 'acme' });
+  await made('/team/new', { team_id: 'team-a', models: ['gpt-4o'], organization_id: 'org-1' });
+  await made('/team/new', { team_id: 'team-b', models: ['gpt-4o'] });
+  await made('/team/block', { team_id: 'team-b' });
+  await made('/user/new', { user_id: 'spend-user' });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -95,6 +106,26 @@ describe('team tokens', () => {
     });
     expect(row.cost).toBeGreaterThan(0);
   });
+
+  test("add the call's cost to the spend of that user, team and organization (spec 5.3.4)", async () => {
+    const spendOf = async (path: string, field = 'spend') =>
+      ((await send(t, 'GET', path, t.admin)).body as Record<string, number>)[field]!;
+    const before = await Promise.all([
+      spendOf('/user/info?user_id=spend-user'),
+      spendOf('/team/info?team_id=team-a'),
+      spendOf('/organization/info?organization_id=org-1'),
+    ]);
+    expect((await chat(t, bearer(await teamToken({ sub: 'spend-user' })))).status).toBe(200);
+    const row = await newestRow(t, '?user_id=spend-user', 2);
+    await eventually(async () => {
+      const after = await Promise.all([
+        spendOf('/user/info?user_id=spend-user'),
+        spendOf('/team/info?team_id=team-a'),
+        spendOf('/organization/info?organization_id=org-1'),
+      ]);
+      after.forEach((spend, i) => expect(spend).toBeCloseTo(before[i]! + row.cost, 12));
+    });
+  });
 });
 
 describe('refused tokens', () => {
@@ -138,47 +169,33 @@ describe('bearer values that are not JWTs', () => {
 
 describe('a token mapped to a virtual key', () => {
   test("spends on the key: /key/info's spend grows and the spend row names the key", async () => {
-    const made = await send(t, 'POST', '/key/generate', t.admin, { key_alias: 'mapped' });
-    const key = made.body.key as string;
-    directory.keyMappings.set('m1', {
-      id: 'm1',
-      jwt_claim_name: 'email',
-      jwt_claim_value: 'mapped@acme.com',
-      key,
-      is_active: true,
-    });
+    const generated = await mappedKey('mapped@acme.com', { key_alias: 'mapped' });
+    const key = generated.key as string;
     const token = await idp.sign({ email: 'mapped@acme.com', client_id: 'team-a', sub: 'mapped-user' });
     expect((await chat(t, bearer(token))).status).toBe(200);
     const row = await newestRow(t, `?key=${key}`, 1);
-    expect(row.key_hash).toBe(made.body.key_hash);
+    expect(row.key_hash).toBe(generated.key_hash);
     const info = await send(t, 'GET', `/key/info?key=${key}`, t.admin);
     expect((info.body.info as { spend: number }).spend).toBeCloseTo(row.cost, 12);
   });
 
   test("gets the key's model list: a model outside it is 403", async () => {
-    const made = await send(t, 'POST', '/key/generate', t.admin, { models: ['other-model'] });
-    directory.keyMappings.set('m2', {
-      id: 'm2',
-      jwt_claim_name: 'email',
-      jwt_claim_value: 'limited@acme.com',
-      key: made.body.key as string,
-      is_active: true,
-    });
+    await mappedKey('limited@acme.com', { models: ['other-model'] });
     const token = await idp.sign({ email: 'limited@acme.com' });
     const { status, body } = await chat(t, bearer(token), 'gpt-4o');
     expect([status, (body.error as { code: string }).code]).toEqual([403, 'model_not_allowed']);
   });
 
   test("gets the key's budget: a spent key is refused", async () => {
-    const made = await send(t, 'POST', '/key/generate', t.admin, { max_budget: 0 });
-    directory.keyMappings.set('m3', {
-      id: 'm3',
-      jwt_claim_name: 'email',
-      jwt_claim_value: 'broke@acme.com',
-      key: made.body.key as string,
-      is_active: true,
-    });
+    await mappedKey('broke@acme.com', { max_budget: 0 });
     const { status, body } = await chat(t, bearer(await idp.sign({ email: 'broke@acme.com' })));
     expect([status, (body.error as { code: string }).code]).toEqual([400, 'budget_exceeded']);
+  });
+
+  test('a mapping made after a miss applies at once (the routes clear the cached miss)', async () => {
+    const token = await idp.sign({ email: 'late@acme.com', client_id: 'team-b' });
+    expect((await chat(t, bearer(token))).status).toBe(403);
+    await mappedKey('late@acme.com');
+    expect((await chat(t, bearer(token))).status).toBe(200);
   });
 });

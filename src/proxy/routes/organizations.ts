@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { getOrganization, insertOrganization } from '../db/organizations-repo.js';
+import { teamIdsOfOrganization } from '../db/teams-repo.js';
+import { parseBody } from '../http/parse-body.js';
+import { ProxyError } from '../http/proxy-error.js';
+import type { ProxyContext } from '../proxy-context.js';
+import {
+  authenticateAdmin,
+  budgetField,
+  idField,
+  metadataField,
+  modelsField,
+  newId,
+} from './management-fields.js';
+
+const newOrganizationSchema = z.strictObject({
+  organization_id: idField.optional(),
+  organization_alias: idField,
+  models: modelsField.default([]),
+  max_budget: budgetField.nullish(),
+  metadata: metadataField.default({}),
+});
+
+const organizationIdSchema = z.strictObject({ organization_id: idField });
+
+/** Organizations (master key): create one, read one with the ids of its teams. */
+export function registerOrganizationRoutes(app: FastifyInstance, ctx: ProxyContext): void {
+  app.post('/organization/new', async (request) => {
+    await authenticateAdmin(ctx, request, '/organization/new');
+    const body = parseBody(newOrganizationSchema, request.body, '/organization/new body');
+    return insertOrganization(ctx.db, { ...body, organization_id: body.organization_id ?? newId('org') });
+  });
+
+  app.get('/organization/info', async (request) => {
+    await authenticateAdmin(ctx, request, '/organization/info');
+    const { organization_id } = parseBody(organizationIdSchema, request.query, '/organization/info query');
+    const organization = await getOrganization(ctx.db, organization_id);
+    if (!organization) {
+      throw new ProxyError(404, 'organization_not_found', `No organization \`${organization_id}\`.`);
+    }
+    return { ...organization, teams: await teamIdsOfOrganization(ctx.db, organization_id) };
+  });
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { addTeamMember, removeTeamMember, userIdsOfTeam } from '../db/memberships-repo.js';
+import { getOrganization } from '../db/organizations-repo.js';
+import { getTeam, insertTeam, setTeamBlocked, type TeamRow } from '../db/teams-repo.js';
+import { parseBody } from '../http/parse-body.js';
+import { ProxyError } from '../http/proxy-error.js';
+import type { ProxyContext } from '../proxy-context.js';
+import {
+  authenticateAdmin,
+  budgetField,
+  idField,
+  metadataField,
+  modelsField,
+  newId,
+} from './management-fields.js';
+
+const newTeamSchema = z.strictObject({
+  team_id: idField.optional(),
+  team_alias: idField.nullish(),
+  models: modelsField.default([]),
+  organization_id: idField.nullish(),
+  max_budget: budgetField.nullish(),
+  metadata: metadataField.default({}),
+});
+
+const teamIdSchema = z.strictObject({ team_id: idField });
+const memberSchema = z.strictObject({ team_id: idField, user_id: idField });
+
+/** The team, or 404. */
+async function existingTeam(ctx: ProxyContext, teamId: string): Promise<TeamRow> {
+  const team = await getTeam(ctx.db, teamId);
+  if (!team) throw new ProxyError(404, 'team_not_found', `No team \`${teamId}\`.`);
+  return team;
+}
+
+/**
+ * Teams (master key): create, read, block and unblock, add and remove members. Blocking takes effect
+ * at once in this process (its team cache entry is dropped); other processes see it within
+ * `key_cache_ttl`.
+ */
+export function registerTeamRoutes(app: FastifyInstance, ctx: ProxyContext): void {
+  app.post('/team/new', async (request) => {
+    await authenticateAdmin(ctx, request, '/team/new');
+    const body = parseBody(newTeamSchema, request.body, '/team/new body');
+    if (body.organization_id && !(await getOrganization(ctx.db, body.organization_id))) {
+      throw new ProxyError(
+        400,
+        'organization_not_found',
+        `\`organization_id\`: no organization \`${body.organization_id}\`.`,
+      );
+    }
+    const team = await insertTeam(ctx.db, { ...body, team_id: body.team_id ?? newId('team') });
+    ctx.teams.invalidate(team.team_id);
+    return team;
+  });
+
+  app.get('/team/info', async (request) => {
+    await authenticateAdmin(ctx, request, '/team/info');
+    const { team_id } = parseBody(teamIdSchema, request.query, '/team/info query');
+    const team = await existingTeam(ctx, team_id);
+    return { team_id, team_info: team, members: await userIdsOfTeam(ctx.db, team_id), spend: team.spend };
+  });
+
+  for (const [route, blocked] of [
+    ['/team/block', true],
+    ['/team/unblock', false],
+  ] as const) {
+    app.post(route, async (request) => {
+      await authenticateAdmin(ctx, request, route);
+      const { team_id } = parseBody(teamIdSchema, request.body, `${route} body`);
+      const team = await setTeamBlocked(ctx.db, team_id, blocked);
+      ctx.teams.invalidate(team_id);
+      if (!team) throw new ProxyError(404, 'team_not_found', `No team \`${team_id}\`.`);
+      return team;
+    });
+  }
+
+  app.post('/team/member_add', async (request) => {
+    await authenticateAdmin(ctx, request, '/team/member_add');
+    const { team_id, user_id } = parseBody(memberSchema, request.body, '/team/member_add body');
+    await existingTeam(ctx, team_id);
+    await addTeamMember(ctx.db, team_id, user_id);
+    return { team_id, members: await userIdsOfTeam(ctx.db, team_id) };
+  });
+
+  app.post('/team/member_delete', async (request) => {
+    await authenticateAdmin(ctx, request, '/team/member_delete');
+    const { team_id, user_id } = parseBody(memberSchema, request.body, '/team/member_delete body');
+    await existingTeam(ctx, team_id);
+    if (!(await removeTeamMember(ctx.db, team_id, user_id))) {
+      throw new ProxyError(404, 'member_not_found', `\`${user_id}\` is not a member of team \`${team_id}\`.`);
+    }
+    return { team_id, members: await userIdsOfTeam(ctx.db, team_id) };
+  });
+}

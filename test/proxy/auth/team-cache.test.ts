@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { TeamCache, type TeamStatus } from '../../../src/proxy/auth/team-cache.js';
+
+/** A cache over a table the test changes, counting lookups. */
+function setup(ttlMs = 60_000) {
+  const table = new Map<string, TeamStatus>([['ads', { blocked: false }]]);
+  let lookups = 0;
+  const cache = new TeamCache(
+    async (teamId) => {
+      lookups++;
+      return table.get(teamId);
+    },
+    { ttlMs },
+  );
+  return { table, cache, lookups: () => lookups };
+}
+
+describe('TeamCache', () => {
+  it('answers a warm team from memory, without a second lookup', async () => {
+    const { cache, lookups } = setup();
+    await cache.get('ads');
+    expect(await cache.get('ads')).toEqual({ blocked: false });
+    expect(lookups()).toBe(1);
+  });
+
+  it('keeps the old answer until invalidated, then reads the change', async () => {
+    const { table, cache } = setup();
+    await cache.get('ads');
+    table.set('ads', { blocked: true });
+    expect(await cache.get('ads')).toEqual({ blocked: false });
+    cache.invalidate('ads');
+    expect(await cache.get('ads')).toEqual({ blocked: true });
+  });
+
+  it('reads the change once the TTL has passed', async () => {
+    const { table, cache } = setup(20);
+    await cache.get('ads');
+    table.set('ads', { blocked: true });
+    await new Promise((r) => setTimeout(r, 40));
+    expect(await cache.get('ads')).toEqual({ blocked: true });
+  });
+
+  it('remembers a missing team as undefined', async () => {
+    const { cache, lookups } = setup();
+    expect(await cache.get('ghost')).toBeUndefined();
+    expect(await cache.get('ghost')).toBeUndefined();
+    expect(lookups()).toBe(1);
+  });
+
+  it('shares one lookup between concurrent misses', async () => {
+    const { cache, lookups } = setup();
+    await Promise.all([cache.get('ads'), cache.get('ads'), cache.get('ads')]);
+    expect(lookups()).toBe(1);
+  });
+});

@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { DeploymentConfig } from '../../src/index.js';
-import type { JwtAuthDeps } from '../../src/jwt/index.js';
-import type { Database } from '../../src/proxy/db/database.js';
 import { type RunningProxy, startProxy } from '../../src/proxy/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { POSTGRES_URL } from './db-engines.js';
@@ -61,7 +59,6 @@ export async function startTestProxy(
     env?: NodeJS.ProcessEnv;
     /** Files written next to the config (then written as a file too): `custom_validate` modules. */
     files?: Record<string, string>;
-    jwtDirectory?: (db: Database) => JwtAuthDeps;
   } = {},
 ): Promise<TestProxy> {
   const mock = await startMockProvider();
@@ -92,7 +89,6 @@ export async function startTestProxy(
     port: 0,
     ...(configPath ? { configPath } : { config }),
     env: options.env ?? {},
-    ...(options.jwtDirectory && { jwtDirectory: options.jwtDirectory }),
   });
   return {
     proxy,

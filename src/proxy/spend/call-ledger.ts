@@ -120,11 +120,16 @@ export class CallLedger {
     reservation.settle(outcome.cost);
     const key = caller.kind === 'key' ? caller.key : undefined;
     if (key && usage) limits.recordTokens(key.keyHash, usage.total_tokens);
+    const who = chargedTo(caller, this.facts.endUser);
     const end = now();
     sink({
       ...rest,
       call_id: this.facts.callId,
-      ...chargedTo(caller, this.facts.endUser),
+      key_hash: who.key_hash,
+      user_id: who.user_id,
+      team_id: who.team_id,
+      organization_id: who.organization_id,
+      end_user: who.end_user,
       route: this.facts.route,
       prompt_tokens: usage?.prompt_tokens ?? 0,
       completion_tokens: usage?.completion_tokens ?? 0,

@@ -123,7 +123,7 @@ describe('team tokens', () => {
         spendOf('/team/info?team_id=team-a'),
         spendOf('/organization/info?organization_id=org-1'),
       ]);
-      after.forEach((spend, i) => expect(spend).toBeCloseTo(before[i]! + row.cost, 12));
+      for (const [i, spend] of after.entries()) expect(spend).toBeCloseTo(before[i]! + row.cost, 12);
     });
   });
 });

@@ -141,6 +141,8 @@ async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<Auth
  * `JWT_PUBLIC_KEY_URL` / `JWT_AUDIENCE` from the environment); it is validated here, and a typo throws
  * ConfigError with the closest setting ("did you mean"). `deps` backs the team, user, organization and
  * key-mapping lookups with your database; {@link MemoryJwtDirectory} (the default) keeps them in memory.
+ * `options.env` is the environment those fallbacks and `os.environ/NAME` references read (a server that
+ * merged its config's `environment_variables` passes that); default `process.env`.
  *
  * Nothing is fetched until the first request; once the identity provider's keys are fetched, verifying
  * a token makes no network call until `public_key_ttl` passes.
@@ -154,8 +156,9 @@ async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<Auth
 export function createJwtAuth(
   settings: JwtAuthSettings = {},
   deps: JwtAuthDeps = new MemoryJwtDirectory(),
+  options: { env?: NodeJS.ProcessEnv } = {},
 ): JwtAuth {
-  const rt = buildAuthRuntime(parseJwtSettings(settings), deps);
+  const rt = buildAuthRuntime(parseJwtSettings(settings, options.env), deps);
   return {
     authenticate: (request) => authenticate(rt, request),
     clearCaches() {

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { trackCalls } from './http/call-state.js';
-import { errorReply, ProxyError } from './http/proxy-error.js';
+import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import type { ProxyContext } from './proxy-context.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerJwtKeyMappingRoutes } from './routes/jwt-key-mappings.js';
@@ -29,7 +29,10 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   trackCalls(app, ctx.now);
   app.setErrorHandler((error, _request, reply) => {
     const { status, body, headers } = errorReply(error);
-    return reply.code(status).headers(headers).send(body);
+    return reply
+      .code(status)
+      .headers(headers)
+      .send(fixedBody(error) ?? body);
   });
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = errorReply(

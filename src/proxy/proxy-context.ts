@@ -1,5 +1,6 @@
 import type { Router } from '../router/router.js';
 import type { Authenticate } from './auth/authenticate.js';
+import type { JwtGate } from './auth/jwt-caller.js';
 import type { KeyCache } from './auth/key-cache.js';
 import type { TeamCache } from './auth/team-cache.js';
 import type { Database } from './db/database.js';
@@ -28,6 +29,8 @@ export interface ProxyContext {
   /** Teams of keys (blocked or not); `/team/block` and `/team/unblock` invalidate it. */
   teams: TeamCache;
   admit: Admit;
+  /** JWT auth (`enable_jwt_auth`); the mapping routes clear its cached mappings when they change one. */
+  jwt?: JwtGate | undefined;
   readiness: readonly ReadinessCheck[];
   spendStats(): SpendStats;
   /** Epoch milliseconds. */

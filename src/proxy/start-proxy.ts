@@ -2,12 +2,14 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
+import type { JwtAuthDeps } from '../jwt/types.js';
 import { Router } from '../router/router.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import { RedisStore } from '../stores/redis-store.js';
 import type { Store } from '../stores/store.js';
 import { redisOptionsFromSettings } from '../stores/store-settings.js';
 import { createAuthenticate } from './auth/authenticate.js';
+import type { JwtGate } from './auth/jwt-caller.js';
 import { KeyCache } from './auth/key-cache.js';
 import { identityOf } from './auth/key-identity.js';
 import { TeamCache } from './auth/team-cache.js';
@@ -19,6 +21,8 @@ import { findKeyByHash } from './db/keys-repo.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
 import { getTeam } from './db/teams-repo.js';
+import { DbJwtDirectory } from './jwt/db-directory.js';
+import { jwtGate, resolveProxyJwtSettings } from './jwt/jwt-settings.js';
 import { createAdmission } from './limits/admission.js';
 import { BudgetGate } from './limits/budget-gate.js';
 import { KeyRateLimits } from './limits/key-rate-limits.js';
@@ -44,6 +48,11 @@ export interface StartProxyOptions {
    * rows it had to drop. One line each, never a secret. @default silent
    */
   log?: (message: string) => void;
+  /**
+   * The teams, users, organizations, memberships and key mappings JWT auth resolves tokens against.
+   * @default the proxy database's
+   */
+  jwtDirectory?: (db: Database) => JwtAuthDeps;
 }
 
 /** A running proxy. */
@@ -78,6 +87,12 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     generalSettings: generalSettingsSchema,
   });
   const settings = resolveProxySettings(loaded.generalSettings, loaded.env, loaded.dir);
+  const jwt = await resolveProxyJwtSettings(
+    loaded.generalSettings,
+    loaded.env,
+    loaded.dir,
+    loaded.file ? `config file ${loaded.file}` : 'config',
+  );
   const store = storeFor(loaded.routerSettings, loaded.env);
   const router = new Router(loaded.modelList, loaded.routerSettings, { env: loaded.env, store });
   let db: Database | undefined;
@@ -89,7 +104,8 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     });
     db = opened;
     await migrate(opened);
-    return await serve(opened, router, store, settings, options);
+    const directory = (options.jwtDirectory ?? defaultJwtDirectory)(opened);
+    return await serve(opened, router, store, settings, { ...options, jwt: jwt && jwtGate(jwt, directory) });
   } catch (error) {
     await Promise.allSettled([db?.close(), router.close(), store.close?.()]);
     throw error;
@@ -101,7 +117,7 @@ async function serve(
   router: Router,
   store: Store,
   settings: ReturnType<typeof resolveProxySettings>,
-  options: StartProxyOptions,
+  options: StartProxyOptions & { jwt: JwtGate | undefined },
 ): Promise<RunningProxy> {
   const now = Date.now;
   const spend = new SpendWriter(db, {
@@ -137,7 +153,9 @@ async function serve(
       keys,
       teams,
       now,
+      jwt: options.jwt,
     }),
+    jwt: options.jwt,
     admit: createAdmission({
       budgets: new BudgetGate(),
       limits: new KeyRateLimits(store, now),
@@ -191,4 +209,8 @@ async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
 function storeFor(routerSettings: Record<string, unknown>, env: NodeJS.ProcessEnv): Store {
   const redis = redisOptionsFromSettings(parseSettings(routerSettings, env));
   return redis ? new RedisStore(redis) : new MemoryStore();
+}
+
+function defaultJwtDirectory(db: Database): JwtAuthDeps {
+  return new DbJwtDirectory(db);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -54,26 +54,41 @@ export async function startTestProxy(
     models?: (mock: MockProvider) => DeploymentConfig[];
     router_settings?: Record<string, unknown>;
     general_settings?: Record<string, unknown>;
+    environment_variables?: Record<string, string>;
+    /** The environment the proxy reads. @default {} */
+    env?: NodeJS.ProcessEnv;
+    /** Files written next to the config (then written as a file too): `custom_validate` modules. */
+    files?: Record<string, string>;
   } = {},
 ): Promise<TestProxy> {
   const mock = await startMockProvider();
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-proxy-'));
   const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const database = engine === 'postgres' ? { database_url: POSTGRES_URL, database_schema: schema } : {};
+  const config = {
+    model_list: (options.models ?? ((m) => [mockDeployment(m, 'east')]))(mock),
+    router_settings: options.router_settings ?? {},
+    general_settings: {
+      master_key: MASTER_KEY,
+      data_dir: dataDir,
+      spend_flush_interval: 0.05,
+      ...database,
+      ...options.general_settings,
+    },
+    ...(options.environment_variables && { environment_variables: options.environment_variables }),
+  };
+  let configPath: string | undefined;
+  // a directory of its own: PGlite wants its data directory to itself
+  const configDir = options.files ? await mkdtemp(join(tmpdir(), 'svc-config-')) : undefined;
+  if (options.files && configDir) {
+    for (const [name, text] of Object.entries(options.files)) await writeFile(join(configDir, name), text);
+    configPath = join(configDir, 'config.json');
+    await writeFile(configPath, JSON.stringify(config));
+  }
   const proxy = await startProxy({
     port: 0,
-    config: {
-      model_list: (options.models ?? ((m) => [mockDeployment(m, 'east')]))(mock),
-      router_settings: options.router_settings ?? {},
-      general_settings: {
-        master_key: MASTER_KEY,
-        data_dir: dataDir,
-        spend_flush_interval: 0.05,
-        ...database,
-        ...options.general_settings,
-      },
-    },
-    env: {},
+    ...(configPath ? { configPath } : { config }),
+    env: options.env ?? {},
   });
   return {
     proxy,
@@ -84,6 +99,7 @@ export async function startTestProxy(
       await proxy.close();
       await mock.close();
       await rm(dataDir, { recursive: true, force: true });
+      if (configDir) await rm(configDir, { recursive: true, force: true });
       if (engine === 'postgres') {
         const client = new pg.Client({ connectionString: POSTGRES_URL });
         await client.connect();

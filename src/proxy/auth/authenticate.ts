@@ -1,6 +1,8 @@
+import { wildcard } from '../../jwt/wildcard.js';
 import { ProxyError } from '../http/proxy-error.js';
-import type { Caller } from './caller.js';
-import { type CredentialHeaders, presentedKey } from './credentials.js';
+import { type Caller, isAdmin } from './caller.js';
+import { presentedKey } from './credentials.js';
+import { isForJwt, type JwtGate, type JwtRequestFacts, jwtCaller } from './jwt-caller.js';
 import type { KeyCache } from './key-cache.js';
 import type { TeamCache } from './team-cache.js';
 import { hashKey, matchesSecret } from './virtual-key.js';
@@ -13,28 +15,29 @@ export interface AuthOptions {
   /** The teams of keys, to refuse a blocked team's keys; without it teams are not checked. */
   teams?: TeamCache | undefined;
   now: () => number;
+  /** JWT auth (`enable_jwt_auth`); undefined: every bearer value is a virtual key. */
+  jwt?: JwtGate | undefined;
 }
 
-/** Recognises a request's caller, or throws the 401/403 that says why not. */
-export type Authenticate = (headers: CredentialHeaders) => Promise<Caller>;
+/** What authentication reads of a request: its headers, path and method (a fastify request has them). */
+export type AuthInput = JwtRequestFacts;
 
 /**
- * Master key first (constant-time), then virtual keys by hash. Expired keys are 401 (the credential is
- * no longer valid); blocked keys, and keys of a blocked team, are 403 (valid, not allowed).
+ * Recognises a request's caller, or throws the 401/403 that says why not. `model` is the model the
+ * request asks for (the body's `model`), so JWT model access is decided with the identity.
+ */
+export type Authenticate = (request: AuthInput, model?: string) => Promise<Caller>;
+
+/**
+ * Master key first (constant-time); then, with JWT auth on, JWT-shaped bearer values go to the JWT
+ * module; everything else is a virtual key, by hash (a token mapped to a key too). Expired keys are 401
+ * (the credential is no longer valid); blocked keys, and keys of a blocked team, are 403 (valid, not
+ * allowed).
  */
 export function createAuthenticate(options: AuthOptions): Authenticate {
-  const { masterKeyDigest, keys, teams, now } = options;
-  return async (headers) => {
-    const presented = presentedKey(headers);
-    if (presented === undefined) {
-      throw new ProxyError(
-        401,
-        'missing_api_key',
-        'No API key: send `Authorization: Bearer <key>` or `x-api-key: <key>`.',
-      );
-    }
-    if (masterKeyDigest && matchesSecret(presented, masterKeyDigest)) return { kind: 'master' };
-    const key = await keys.get(hashKey(presented));
+  const { masterKeyDigest, keys, teams, now, jwt } = options;
+  const asKey = async (keyHash: string): Promise<Caller> => {
+    const key = await keys.get(keyHash);
     if (!key) throw new ProxyError(401, 'invalid_api_key', 'Invalid API key.');
     if (key.expiresAt && key.expiresAt.getTime() <= now()) {
       throw new ProxyError(401, 'expired_api_key', `This key expired at ${key.expiresAt.toISOString()}.`);
@@ -45,22 +48,56 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
     }
     return { kind: 'key', key };
   };
+  return async (request, model) => {
+    const presented = presentedKey(request.headers);
+    if (presented === undefined) {
+      throw new ProxyError(
+        401,
+        'missing_api_key',
+        'No API key: send `Authorization: Bearer <key>` or `x-api-key: <key>`.',
+      );
+    }
+    if (masterKeyDigest && matchesSecret(presented, masterKeyDigest)) return { kind: 'master' };
+    if (jwt && isForJwt(jwt, presented)) return jwtCaller(jwt, request, presented, model, asKey);
+    return asKey(hashKey(presented));
+  };
 }
 
-/** Throws 403 unless the caller is an admin (the master key). */
+/** The body's `model` when it is a string: what a route passes to `authenticate`. */
+export function bodyModel(body: unknown): string | undefined {
+  const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : undefined;
+}
+
+/** Throws 403 unless the caller is an admin (the master key, or an admin JWT). */
 export function requireAdmin(caller: Caller, route: string): void {
-  if (caller.kind !== 'master') {
-    throw new ProxyError(403, 'admin_only', `${route} needs the master key.`);
+  if (!isAdmin(caller)) {
+    throw new ProxyError(403, 'admin_only', `${route} needs the master key or an admin token.`);
   }
 }
 
-/** Throws 403 when the caller's key may not call `model`. */
+/** Whether the caller's key or token lets it call (and see) `model`. */
+export function modelAllowed(caller: Caller): (model: string) => boolean {
+  if (caller.kind === 'key' && caller.key.models.length > 0) {
+    const allowed = new Set(caller.key.models);
+    return (model) => allowed.has(model);
+  }
+  if (caller.kind === 'jwt' && caller.auth.allowed_models !== undefined) {
+    // a team's model list may hold patterns (`gpt-*`)
+    const matchers = caller.auth.allowed_models.map(wildcard);
+    return (model) => matchers.some((matches) => matches(model));
+  }
+  return () => true;
+}
+
+/** Throws 403 when the caller's key or token may not call `model`. */
 export function checkModelAccess(caller: Caller, model: string): void {
-  if (caller.kind !== 'key' || caller.key.models.length === 0) return;
-  if (caller.key.models.includes(model)) return;
+  if (modelAllowed(caller)(model)) return;
+  const allowed =
+    caller.kind === 'key' ? caller.key.models : caller.kind === 'jwt' ? caller.auth.allowed_models : [];
   throw new ProxyError(
     403,
     'model_not_allowed',
-    `This key may not call model \`${model}\`; it may call: ${caller.key.models.join(', ')}.`,
+    `This ${caller.kind === 'jwt' ? 'token' : 'key'} may not call model \`${model}\`; it may call: ${allowed?.join(', ')}.`,
   );
 }

@@ -1,3 +1,5 @@
+import type { AuthContext } from '../../jwt/types.js';
+
 /** What the proxy knows of a virtual key once it is authenticated (never the key itself). */
 export interface KeyIdentity {
   keyHash: string;
@@ -18,8 +20,20 @@ export interface KeyIdentity {
   metadata: Record<string, unknown>;
 }
 
-/** Who is calling: the master key (an admin) or a virtual key. */
-export type Caller = { kind: 'master' } | { kind: 'key'; key: KeyIdentity };
+/**
+ * Who is calling: the master key (an admin), a virtual key (sent as such, or named by a JWT's key
+ * mapping: then it is that key in every respect), or a JWT identity (`enable_jwt_auth`) whose context
+ * says who it is (admin, team, user), what it may call and whom its spend is charged to.
+ */
+export type Caller =
+  | { kind: 'master' }
+  | { kind: 'key'; key: KeyIdentity }
+  | { kind: 'jwt'; auth: AuthContext };
+
+/** Whether the caller is an admin: the master key, or a JWT the JWT module resolved as admin. */
+export function isAdmin(caller: Caller): boolean {
+  return caller.kind === 'master' || (caller.kind === 'jwt' && caller.auth.kind === 'admin');
+}
 
 /** The key hash a spend row names the caller by (null for the master key). */
 export function callerKeyHash(caller: Caller): string | null {

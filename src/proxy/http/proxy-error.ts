@@ -1,4 +1,5 @@
 import { RouterError } from '../../errors/router-error.js';
+import { JwtAuthError } from '../../jwt/errors.js';
 import { DatabaseUnavailableError, DuplicateError } from '../db/db-errors.js';
 
 /** The OpenAI-style `type` for each status the proxy answers with. */
@@ -47,6 +48,17 @@ export interface ErrorReply {
   headers: Record<string, string>;
 }
 
+/**
+ * The body the contract fixes word for word for this error, if it does: a failed `custom_validate` is
+ * `{"error": "Invalid JWT token"}` (CONTRACT 4). Undefined for every other error.
+ */
+export function fixedBody(error: unknown): { error: string } | undefined {
+  if (JwtAuthError.isInstance(error) && error.code === 'custom_validate_failed') {
+    return { error: 'Invalid JWT token' };
+  }
+  return undefined;
+}
+
 /** Fastify's own client errors (bad JSON, body too large, wrong content type) carry these. */
 interface FastifyLikeError {
   statusCode?: number;
@@ -66,6 +78,9 @@ const FASTIFY_CODES: Readonly<Record<string, string>> = {
 export function errorReply(error: unknown): ErrorReply {
   if (error instanceof ProxyError) {
     return reply(error.status, error.type, error.code, error.message, { ...error.headers });
+  }
+  if (JwtAuthError.isInstance(error)) {
+    return reply(error.status, TYPE_FOR_STATUS[error.status]!, error.code, error.message);
   }
   if (RouterError.isInstance(error)) {
     const headers: Record<string, string> = {};

@@ -80,6 +80,8 @@ export function registerJwtKeyMappingRoutes(app: FastifyInstance, ctx: ProxyCont
       description: body.description,
       is_active: body.is_active,
     });
+    // the JWT module caches mappings (and their absence) for virtual_key_mapping_cache_ttl
+    ctx.jwt?.auth.clearCaches();
     return mappingView(row);
   });
 
@@ -103,6 +105,8 @@ export function registerJwtKeyMappingRoutes(app: FastifyInstance, ctx: ProxyCont
     const { id, ...changes } = parseBody(updateSchema, request.body, '/jwt/key/mapping/update body');
     const row = await updateKeyMapping(ctx.db, id, changes);
     if (!row) throw notFound(id);
+    // the JWT module caches mappings (and their absence) for virtual_key_mapping_cache_ttl
+    ctx.jwt?.auth.clearCaches();
     return mappingView(row);
   });
 
@@ -111,6 +115,8 @@ export function registerJwtKeyMappingRoutes(app: FastifyInstance, ctx: ProxyCont
     const { id } = parseBody(idSchema, request.body, '/jwt/key/mapping/delete body');
     const row = await deleteKeyMapping(ctx.db, id);
     if (!row) throw notFound(id);
+    // the JWT module caches mappings (and their absence) for virtual_key_mapping_cache_ttl
+    ctx.jwt?.auth.clearCaches();
     return mappingView(row);
   });
 }

@@ -52,7 +52,7 @@ function keyInfo(key: KeyIdentity) {
 /** Virtual keys: create one (master key), read one (master key, or the key itself). */
 export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   app.post('/key/generate', async (request) => {
-    requireAdmin(await ctx.authenticate(request.headers), '/key/generate');
+    requireAdmin(await ctx.authenticate(request), '/key/generate');
     const body = parseBody(generateSchema, request.body, '/key/generate body');
     const key = generateVirtualKey();
     const keyHash = hashKey(key);
@@ -77,16 +77,16 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
   });
 
   app.get('/key/info', async (request) => {
-    const caller = await ctx.authenticate(request.headers);
+    const caller = await ctx.authenticate(request);
     const { key } = parseBody(infoQuery, request.query, '/key/info query');
     let keyHash: string;
     if (key === undefined) {
       if (caller.kind !== 'key')
-        throw new ProxyError(400, 'invalid_request', '`key`: required with the master key.');
+        throw new ProxyError(400, 'invalid_request', '`key`: required unless you call with the key itself.');
       keyHash = caller.key.keyHash;
     } else {
       keyHash = isKeyHash(key) ? key : hashKey(key);
-      if (caller.kind === 'key' && caller.key.keyHash !== keyHash)
+      if (caller.kind !== 'key' || caller.key.keyHash !== keyHash)
         requireAdmin(caller, '/key/info for another key');
     }
     const record = await findKeyByHash(ctx.db, keyHash);

@@ -27,5 +27,5 @@ export async function authenticateAdmin(
   request: FastifyRequest,
   route: string,
 ): Promise<void> {
-  requireAdmin(await ctx.authenticate(request.headers), route);
+  requireAdmin(await ctx.authenticate(request), route);
 }

@@ -3,8 +3,9 @@ import { anthropicErrorBody } from '../anthropic/anthropic-error.js';
 import { chunksToAnthropicEvents } from '../anthropic/to-anthropic-events.js';
 import { chatCompletionToAnthropic } from '../anthropic/to-anthropic-message.js';
 import { anthropicToChatRequest } from '../anthropic/to-chat-request.js';
+import { bodyModel } from '../auth/authenticate.js';
 import { clientGoneSignal } from '../http/call-state.js';
-import { errorReply } from '../http/proxy-error.js';
+import { errorReply, fixedBody } from '../http/proxy-error.js';
 import { sseEvent } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { isStream, routedCall } from './routed-call.js';
@@ -18,7 +19,7 @@ import { type StreamFormat, sendStream } from './send-stream.js';
  */
 export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): void {
   app.post('/v1/messages', { errorHandler: anthropicErrors }, async (request, reply) => {
-    const caller = await ctx.authenticate(request.headers);
+    const caller = await ctx.authenticate(request, bodyModel(request.body));
     const chatRequest = anthropicToChatRequest(request.body);
     const state = request.svc;
     const signal = clientGoneSignal(reply);
@@ -58,5 +59,8 @@ function anthropicStream(model: string): StreamFormat {
 
 function anthropicErrors(error: unknown, _request: FastifyRequest, reply: FastifyReply) {
   const { status, headers } = errorReply(error);
-  return reply.code(status).headers(headers).send(anthropicErrorBody(error));
+  return reply
+    .code(status)
+    .headers(headers)
+    .send(fixedBody(error) ?? anthropicErrorBody(error));
 }

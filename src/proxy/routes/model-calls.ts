@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CallControl } from '../../router/router.js';
 import type { HiddenParams, Usage } from '../../types/index.js';
+import { bodyModel } from '../auth/authenticate.js';
 import { clientGoneSignal } from '../http/call-state.js';
 import { errorReply } from '../http/proxy-error.js';
 import { sseData } from '../http/sse.js';
@@ -55,7 +56,7 @@ export function registerModelCallRoutes(app: FastifyInstance, ctx: ProxyContext)
 
 function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    const caller = await ctx.authenticate(request.headers);
+    const caller = await ctx.authenticate(request, bodyModel(request.body));
     const body = modelCallBody(request.body);
     const state = request.svc;
     const signal = clientGoneSignal(reply);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { AuthContext } from '../../jwt/types.js';
 import { hashKey, isKeyHash } from '../auth/virtual-key.js';
 import { querySpendLogs } from '../db/spend-repo.js';
 import { parseBody } from '../http/parse-body.js';
@@ -20,26 +21,51 @@ const spendQuery = z.strictObject({
 });
 
 /**
- * `GET /spend/logs`: spend rows, newest first (CONTRACT 5.6). The master key reads any; a virtual key
- * reads its own only. A date without a time means that whole day: `end_date=2026-11-23` includes it.
+ * `GET /spend/logs`: spend rows, newest first (CONTRACT 5.6). The master key and admin tokens read any;
+ * a virtual key reads its own only, a team token its team's, a user token its own. A date without a
+ * time means that whole day: `end_date=2026-11-23` includes it.
  */
 export function registerSpendRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   app.get('/spend/logs', async (request) => {
-    const caller = await ctx.authenticate(request.headers);
+    const caller = await ctx.authenticate(request);
     const query = parseBody(spendQuery, request.query, '/spend/logs query');
     const asked = query.key === undefined ? undefined : isKeyHash(query.key) ? query.key : hashKey(query.key);
     const keyHash = caller.kind === 'key' ? caller.key.keyHash : asked;
     if (caller.kind === 'key' && asked !== undefined && asked !== keyHash) return [];
+    const scope = caller.kind === 'jwt' ? tokenScope(caller.auth, query) : query;
+    if (scope === undefined) return [];
     const endDate = query.end_date && isWholeDay(request.query) ? endOfDay(query.end_date) : query.end_date;
     return querySpendLogs(ctx.db, {
       key_hash: keyHash,
-      user_id: query.user_id,
-      team_id: query.team_id,
+      user_id: scope.user_id,
+      team_id: scope.team_id,
       start_date: query.start_date,
       end_date: endDate,
       limit: query.limit,
     });
   });
+}
+
+/**
+ * The rows a JWT caller may read: an admin any; a team token its team's; a user token its own.
+ * Undefined when the query asks for someone else's (or the token names nobody): no rows.
+ */
+function tokenScope(
+  auth: AuthContext,
+  query: { user_id?: string | undefined; team_id?: string | undefined },
+): { user_id?: string | undefined; team_id?: string | undefined } | undefined {
+  if (auth.kind === 'admin') return query;
+  if (auth.team_id !== undefined) {
+    return query.team_id === undefined || query.team_id === auth.team_id
+      ? { ...query, team_id: auth.team_id }
+      : undefined;
+  }
+  if (auth.user_id !== undefined) {
+    return query.user_id === undefined || query.user_id === auth.user_id
+      ? { ...query, user_id: auth.user_id }
+      : undefined;
+  }
+  return undefined;
 }
 
 function isWholeDay(query: unknown): boolean {

@@ -1,6 +1,7 @@
 import { RouterError } from '../../errors/router-error.js';
 import type { HiddenParams, Usage } from '../../types/index.js';
 import type { Caller } from '../auth/caller.js';
+import type { SpendLogRow } from '../db/spend-log-row.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { BudgetReservation } from '../limits/budget-gate.js';
 import type { KeyRateLimits } from '../limits/key-rate-limits.js';
@@ -24,6 +25,35 @@ export interface LedgerDeps {
   limits: KeyRateLimits;
   sink: SpendSink;
   now: () => number;
+}
+
+/**
+ * Whom a call's spend row names (and so whose spend its cost is added to): the key's user, team and
+ * organization; for a JWT, the user, team, organization and end user the token resolved to (spec
+ * 5.3.4). The token's end-user claim, being verified, wins over the request's `user`.
+ */
+export function chargedTo(
+  caller: Caller,
+  endUser: string | null,
+): Pick<SpendLogRow, 'key_hash' | 'user_id' | 'team_id' | 'organization_id' | 'end_user'> {
+  if (caller.kind === 'jwt') {
+    const { auth } = caller;
+    return {
+      key_hash: null,
+      user_id: auth.user_id ?? null,
+      team_id: auth.team_id ?? null,
+      organization_id: auth.org_id ?? null,
+      end_user: auth.end_user_id ?? endUser,
+    };
+  }
+  const key = caller.kind === 'key' ? caller.key : undefined;
+  return {
+    key_hash: key?.keyHash ?? null,
+    user_id: key?.userId ?? null,
+    team_id: key?.teamId ?? null,
+    organization_id: key?.organizationId ?? null,
+    end_user: endUser,
+  };
 }
 
 /**
@@ -90,15 +120,16 @@ export class CallLedger {
     reservation.settle(outcome.cost);
     const key = caller.kind === 'key' ? caller.key : undefined;
     if (key && usage) limits.recordTokens(key.keyHash, usage.total_tokens);
+    const who = chargedTo(caller, this.facts.endUser);
     const end = now();
     sink({
       ...rest,
       call_id: this.facts.callId,
-      key_hash: key?.keyHash ?? null,
-      user_id: key?.userId ?? null,
-      team_id: key?.teamId ?? null,
-      organization_id: key?.organizationId ?? null,
-      end_user: this.facts.endUser,
+      key_hash: who.key_hash,
+      user_id: who.user_id,
+      team_id: who.team_id,
+      organization_id: who.organization_id,
+      end_user: who.end_user,
       route: this.facts.route,
       prompt_tokens: usage?.prompt_tokens ?? 0,
       completion_tokens: usage?.completion_tokens ?? 0,

@@ -1,6 +1,7 @@
 // The proxy of bench/proxy.ts, in its own process: `startProxy` from the built package with one
 // deployment in front of the bench upstream, prices set, a master key and embedded PGlite in a
-// temporary directory (spend logging is on by default), or Postgres when BENCH_DATABASE_URL is set.
+// temporary directory (spend logging is on by default), or Postgres when BENCH_DATABASE_URL is set
+// (schema `svc_bench_proxy`, kept between runs).
 // It makes a virtual key through `POST /key/generate`, then prints `<proxy URL> <virtual key> <meter
 // URL>`: a side server on another port answers `GET /__cpu` with this process's CPU use and the
 // requests the proxy served (the proxy's own routes stay as users get them).
@@ -37,7 +38,7 @@ const proxy = await startProxy({
     general_settings: {
       master_key: MASTER_KEY,
       data_dir: dataDir,
-      ...(databaseUrl && { database_url: databaseUrl, database_schema: `bench_${process.pid}` }),
+      ...(databaseUrl && { database_url: databaseUrl, database_schema: 'svc_bench_proxy' }),
     },
   },
   port: 0,

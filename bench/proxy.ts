@@ -152,7 +152,8 @@ function report(): void {
   const num = (n: number, digits = 0) => n.toFixed(digits);
   console.log(
     `proxy: autocannon ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds per target, medians of rounds;` +
-      ` first byte: ${SERIAL_COUNT} calls one at a time`,
+      ` first byte: ${SERIAL_COUNT} calls one at a time; the proxy's spend log on` +
+      (process.env.BENCH_DATABASE_URL ? ' Postgres (BENCH_DATABASE_URL)' : ' embedded PGlite'),
   );
   console.log(
     '| mode | target | req/s | p50 (ms) | p99 (ms) | added first byte, serial (ms) | server CPU/req (µs) | failed |',

@@ -49,7 +49,7 @@ const proxy = await startProxy({
 const generated = await request(`${proxy.url}/key/generate`, {
   method: 'POST',
   headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ key_alias: 'bench' }),
+  body: JSON.stringify({ key_alias: `bench-${process.pid}-${Date.now()}` }), // unique: a Postgres schema outlives runs
 });
 if (generated.statusCode !== 200) throw new Error(`/key/generate answered ${generated.statusCode}`);
 const { key } = (await generated.body.json()) as { key: string };

@@ -37,3 +37,13 @@ export async function runJson<T>(script: string, args: string[]): Promise<T> {
   if (code !== 0) throw new Error(`${script} exited with ${code}`);
   return JSON.parse(out.trim().split('\n').at(-1)!) as T;
 }
+
+/** Sends a child SIGTERM and waits for it to exit; SIGKILL after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}

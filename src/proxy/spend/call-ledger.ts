@@ -116,14 +116,23 @@ export class CallLedger {
     if (this.#closed) return;
     this.#closed = true;
     const { caller, reservation, limits, sink, now } = this.deps;
-    const { usage, ...rest } = outcome;
+    const { usage } = outcome;
     reservation.settle(outcome.cost);
     const key = caller.kind === 'key' ? caller.key : undefined;
     if (key && usage) limits.recordTokens(key.keyHash, usage.total_tokens);
     const who = chargedTo(caller, this.facts.endUser);
     const end = now();
+    // every field named, no `...rest`: a spread followed by more properties made V8 build this row on
+    // its slow path, about 20 µs per call under load (bench:proxy's profile)
     sink({
-      ...rest,
+      cost: outcome.cost,
+      model_group: outcome.model_group,
+      model_id: outcome.model_id,
+      provider: outcome.provider,
+      cache_hit: outcome.cache_hit,
+      status: outcome.status,
+      error_code: outcome.error_code,
+      http_status: outcome.http_status,
       call_id: this.facts.callId,
       key_hash: who.key_hash,
       user_id: who.user_id,

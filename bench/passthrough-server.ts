@@ -1,0 +1,48 @@
+// The pass-through baseline of bench/proxy.ts, in its own process: node:http in front of an undici Pool
+// to the upstream, forwarding each request's body and piping the answer back, with no auth, no parsing
+// and no logging: the floor any gateway pays for the extra hop. `GET /__cpu` reports its CPU use.
+// Usage: passthrough-server.ts <upstream URL>; prints its URL, serves until killed.
+import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { pipeline } from 'node:stream';
+import { Pool } from 'undici';
+import { CpuMeter } from './lib/cpu-meter.js';
+
+const [upstreamUrl] = process.argv.slice(2);
+if (!upstreamUrl) throw new Error('usage: passthrough-server.ts <upstream URL>');
+const pool = new Pool(upstreamUrl);
+// the headers a gateway carries over each way; hop-by-hop ones (connection, transfer-encoding) are not
+const REQUEST_HEADERS = ['content-type', 'content-length', 'authorization'] as const;
+const RESPONSE_HEADERS = ['content-type', 'content-length', 'cache-control'] as const;
+
+function pick(from: IncomingHttpHeaders, names: readonly string[]): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const name of names) if (from[name] !== undefined) out[name] = from[name];
+  return out;
+}
+
+const meter = new CpuMeter();
+const server = createServer((req, res) => {
+  if (meter.answer(req, res)) return;
+  meter.requests++;
+  pool
+    .request({
+      path: req.url ?? '/',
+      method: 'POST',
+      headers: pick(req.headers, REQUEST_HEADERS) as Record<string, string>,
+      body: req,
+    })
+    .then((answer) => {
+      res.writeHead(answer.statusCode, pick(answer.headers as IncomingHttpHeaders, RESPONSE_HEADERS));
+      pipeline(answer.body, res, () => {});
+    })
+    .catch(() => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (address && typeof address === 'object') process.stdout.write(`http://127.0.0.1:${address.port}\n`);
+});
+process.on('SIGTERM', () => process.exit(0));

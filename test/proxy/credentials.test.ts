@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { presentedKey } from '../../src/proxy/auth/credentials.js';
-import { hashKey, matchesSecret, secretDigest } from '../../src/proxy/auth/virtual-key.js';
+import { hashKey, sameDigest, secretDigest } from '../../src/proxy/auth/virtual-key.js';
 
 describe('presentedKey', () => {
   it('reads Authorization: Bearer', () => {
@@ -18,9 +18,12 @@ describe('presentedKey', () => {
 describe('master key comparison', () => {
   it('matches the same secret only', () => {
     const digest = secretDigest('sk-master-1234');
-    expect(matchesSecret('sk-master-1234', digest)).toBe(true);
-    expect(matchesSecret('sk-master-1235', digest)).toBe(false);
-    expect(matchesSecret('', digest)).toBe(false);
+    expect(sameDigest(secretDigest('sk-master-1234'), digest)).toBe(true);
+    expect(sameDigest(secretDigest('sk-master-1235'), digest)).toBe(false);
+    expect(sameDigest(secretDigest(''), digest)).toBe(false);
+  });
+  it('hashes a key to the hex of its digest', () => {
+    expect(secretDigest('sk-x').toString('hex')).toBe(hashKey('sk-x'));
   });
   it('hashes a key to 64 hex characters', () => {
     expect(hashKey('sk-x')).toMatch(/^[0-9a-f]{64}$/);

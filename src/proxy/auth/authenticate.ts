@@ -5,7 +5,7 @@ import { presentedKey } from './credentials.js';
 import { isForJwt, type JwtGate, type JwtRequestFacts, jwtCaller } from './jwt-caller.js';
 import type { KeyCache } from './key-cache.js';
 import type { TeamCache } from './team-cache.js';
-import { hashKey, matchesSecret } from './virtual-key.js';
+import { sameDigest, secretDigest } from './virtual-key.js';
 
 /** How callers are recognised. */
 export interface AuthOptions {
@@ -57,9 +57,11 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
         'No API key: send `Authorization: Bearer <key>` or `x-api-key: <key>`.',
       );
     }
-    if (masterKeyDigest && matchesSecret(presented, masterKeyDigest)) return { kind: 'master' };
+    // one hash serves both: the master key comparison and (as hex, = hashKey) the key lookup
+    const digest = secretDigest(presented);
+    if (masterKeyDigest && sameDigest(digest, masterKeyDigest)) return { kind: 'master' };
     if (jwt && isForJwt(jwt, presented)) return jwtCaller(jwt, request, presented, model, asKey);
-    return asKey(hashKey(presented));
+    return asKey(digest.toString('hex'));
   };
 }
 

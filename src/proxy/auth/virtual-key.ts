@@ -19,14 +19,14 @@ export function isKeyHash(value: string): boolean {
 }
 
 /**
- * Compares a presented secret with the master key in constant time: both sides are hashed first, so
- * neither the content nor the length of the master key leaks through timing.
+ * Compares the digest of a presented secret (`secretDigest`) with the master key's in constant time:
+ * comparing digests, neither the content nor the length of the master key leaks through timing.
  */
-export function matchesSecret(presented: string, secretHash: Buffer): boolean {
-  return timingSafeEqual(createHash('sha256').update(presented).digest(), secretHash);
+export function sameDigest(presented: Buffer, secret: Buffer): boolean {
+  return timingSafeEqual(presented, secret);
 }
 
-/** The digest `matchesSecret` compares with, computed once at start. */
+/** The SHA-256 of a secret: what the master key is compared by, and (as hex) what a key is stored by. */
 export function secretDigest(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }

@@ -1,0 +1,35 @@
+import { LRUCache } from 'lru-cache';
+
+const MISSING = Object.freeze({ missing: true as const });
+
+/**
+ * Records by id, kept for a short TTL so that a warm lookup on the request path costs no database round
+ * trip. Concurrent misses for one id share one query; an id with no record is remembered too (a client
+ * retrying a bad key does not hammer the database). A change made through this process invalidates the
+ * entry at once; other processes see it within the TTL.
+ */
+export class LookupCache<V extends object> {
+  readonly #cache: LRUCache<string, V | typeof MISSING>;
+
+  constructor(
+    lookup: (id: string) => Promise<V | undefined>,
+    options: { ttlMs: number; max?: number },
+  ) {
+    this.#cache = new LRUCache<string, V | typeof MISSING>({
+      max: options.max ?? 50_000,
+      ttl: Math.max(1, options.ttlMs),
+      fetchMethod: async (id) => (await lookup(id)) ?? MISSING,
+    });
+  }
+
+  /** The record, from memory when fresh, else from the database; undefined when there is none. */
+  async get(id: string): Promise<V | undefined> {
+    const entry = await this.#cache.fetch(id);
+    return entry === undefined || entry === MISSING ? undefined : (entry as V);
+  }
+
+  /** Forgets one id: the next lookup reads it again. */
+  invalidate(id: string): void {
+    this.#cache.delete(id);
+  }
+}

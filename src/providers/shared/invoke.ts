@@ -4,6 +4,7 @@ import { type ErrorContext, errorFromNetwork, errorFromResponse } from '../../er
 import { requestFault, unserialisablePath } from '../../errors/request-fault.js';
 import { RouterError } from '../../errors/router-error.js';
 import { clampTimerMs } from '../../shared/timers.js';
+import { isPromise } from '../../stores/store.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
 import { CallTimer } from './call-timer.js';
 import { carriesContent } from './chunk-content.js';
@@ -51,35 +52,46 @@ function failureOf(
 }
 
 /**
- * Builds the wire request. A request that cannot be serialised (a cycle, a BigInt, nesting too deep, a
- * throwing `toJSON` or getter) is the request's own fault: it becomes a `requestFault` BadRequestError
- * naming the field, which the router never counts against a deployment. So is a request the adapter
- * cannot translate because a field has a type it does not take (`content: 5` fails with "content.map
- * is not a function"): a TypeError or RangeError from translating the caller's values, never from the
- * deployment (credential and token failures are already contract errors). Checked only when building
- * failed, so it costs nothing.
+ * Builds the wire request: synchronously when the adapter does (no await, no microtask turn: the
+ * common case), else a promise (an adapter that fetches a token first). A request that cannot be
+ * serialised (a cycle, a BigInt, nesting too deep, a throwing `toJSON` or getter) is the request's own
+ * fault: it becomes a `requestFault` BadRequestError naming the field, which the router never counts
+ * against a deployment. So is a request the adapter cannot translate because a field has a type it
+ * does not take (`content: 5` fails with "content.map is not a function"): a TypeError or RangeError
+ * from translating the caller's values, never from the deployment (credential and token failures are
+ * already contract errors). Checked only when building failed, so it costs nothing.
  */
-async function buildWire<Req>(
+function buildWire<Req>(
   operation: {
     build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
   },
   request: Req,
   target: ProviderTarget,
   options: CallOptions,
-): Promise<WireRequest> {
+): WireRequest | Promise<WireRequest> {
+  let wire: WireRequest | Promise<WireRequest>;
   try {
-    return await operation.build(request, target, options);
+    wire = operation.build(request, target, options);
   } catch (err) {
-    if (RouterError.isInstance(err) || options.signal?.aborted) throw err;
-    try {
-      JSON.stringify(request);
-    } catch (cause) {
-      throw requestFault(unserialisablePath(request, 'request'), cause);
-    }
-    if (err instanceof TypeError || err instanceof RangeError)
-      throw requestFault('request', err, `cannot be translated for ${target.provider}`);
-    throw err;
+    throw buildFailure(err, request, target, options);
   }
+  if (!isPromise(wire)) return wire;
+  return Promise.resolve(wire).catch((err: unknown) => {
+    throw buildFailure(err, request, target, options);
+  });
+}
+
+/** What a failure to build the wire request becomes (see `buildWire`). */
+function buildFailure(err: unknown, request: unknown, target: ProviderTarget, options: CallOptions): unknown {
+  if (RouterError.isInstance(err) || options.signal?.aborted) return err;
+  try {
+    JSON.stringify(request);
+  } catch (cause) {
+    return requestFault(unserialisablePath(request, 'request'), cause);
+  }
+  if (err instanceof TypeError || err instanceof RangeError)
+    return requestFault('request', err, `cannot be translated for ${target.provider}`);
+  return err;
 }
 
 /** The most of an error body that is read: enough for any provider's message, bounded whatever is sent. */
@@ -204,7 +216,8 @@ export async function invokeJson<Req, Res>(
   target: ProviderTarget,
   options: CallOptions,
 ): Promise<Res> {
-  const wire = await buildWire(operation, request, target, options);
+  const built = buildWire(operation, request, target, options);
+  const wire = isPromise(built) ? await built : built;
   const timer = CallTimer.forCall(options.timeoutMs, options.signal);
   try {
     const response = await send(http, adapter, wire, target, options, timer, options.timeoutMs);
@@ -289,7 +302,8 @@ export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   target: ProviderTarget,
   options: CallOptions,
 ): Promise<AsyncIterable<Chunk>> {
-  const wire = await buildWire(operation, request, target, options);
+  const built = buildWire(operation, request, target, options);
+  const wire = isPromise(built) ? await built : built;
   const timer = CallTimer.forStream(options, options.signal);
   let response: Dispatcher.ResponseData;
   try {

@@ -82,7 +82,11 @@ export interface Routed<T> {
 /** Runs a call from some layer down. */
 export type Handler = <T>(call: Call<T>) => Promise<Routed<T>>;
 
-/** Wraps the rest of the call path: each concern is one layer (`(next) => handler`), composed once per config. */
+/**
+ * Wraps the rest of the call path: each concern is one layer (`(next) => handler`), composed once per
+ * config. An async layer writes `return await next(call)`: an async function that returns a promise
+ * as is adopts it through an extra job and promise, a cost every call would pay.
+ */
 export type Layer = (next: Handler) => Handler;
 
 /** Composes layers outermost first: `compose([a, b], end)` is `a(b(end))`. */

@@ -159,6 +159,13 @@ function readLimited(body: Body, limit: number): Promise<Buffer | undefined> {
   });
 }
 
+function notJson(target: ProviderTarget, err: unknown): InternalServerError {
+  return new InternalServerError(`${target.provider}/${target.model} answered with a body that is not JSON`, {
+    ...errorOptions(target),
+    cause: err,
+  });
+}
+
 /** Reads a success body as JSON, at most `maxResponseBytes` of it. */
 async function readJson(
   response: Dispatcher.ResponseData,
@@ -174,17 +181,14 @@ async function readJson(
     response.body.on('error', ignore).destroy();
     throw responseTooLarge(target, limit);
   }
-  const notJson = (err: unknown) =>
-    new InternalServerError(`${target.provider}/${target.model} answered with a body that is not JSON`, {
-      ...errorOptions(target),
-      cause: err,
-    });
   // a declared length within the limit bounds the read already: undici's own reader is the cheapest
   if (declared >= 0) {
     try {
       return await response.body.json();
     } catch (err) {
-      throw err instanceof SyntaxError ? notJson(err) : failureOf(err, timer, options, target, 'response');
+      throw err instanceof SyntaxError
+        ? notJson(target, err)
+        : failureOf(err, timer, options, target, 'response');
     }
   }
   let bytes: Buffer | undefined;
@@ -198,7 +202,7 @@ async function readJson(
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
-    throw notJson(err);
+    throw notJson(target, err);
   }
 }
 

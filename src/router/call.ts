@@ -79,7 +79,10 @@ export interface Routed<T> {
   settle(settlement: Settlement): void;
 }
 
-/** Runs a call from some layer down. */
+/**
+ * Runs a call from some layer down. It fails by rejecting, never by throwing: layers (retry, the
+ * router's failure bookkeeping) attach their handlers to the promise `next` returns.
+ */
 export type Handler = <T>(call: Call<T>) => Promise<Routed<T>>;
 
 /**

@@ -115,7 +115,11 @@ async function readErrorBody(body: Body): Promise<string> {
   return Buffer.concat(parts).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
 }
 
-async function send(
+/**
+ * Sends the wire request: the response when its status is below 400, else the contract error its
+ * body maps to; a failure without an answer becomes `failureOf`'s error.
+ */
+function send(
   http: HttpClient,
   adapter: ProviderAdapter,
   wire: WireRequest,
@@ -124,19 +128,30 @@ async function send(
   timer: CallTimer,
   limitMs: number,
 ): Promise<Dispatcher.ResponseData> {
-  let response: Dispatcher.ResponseData;
+  const failed = (err: unknown) => failureOf(err, timer, options, target, 'request');
+  // undici's coarse timeouts stay as a backstop behind the precise timer
+  const backstopMs = clampTimerMs(limitMs + 1000);
+  let sent: Promise<Dispatcher.ResponseData>;
   try {
-    // undici's coarse timeouts stay as a backstop behind the precise timer
-    const backstopMs = clampTimerMs(limitMs + 1000);
-    response = await http.send(wire, {
-      headersTimeoutMs: backstopMs,
-      bodyTimeoutMs: backstopMs,
-      signal: timer.signal,
-    });
+    sent = http.send(wire, { headersTimeoutMs: backstopMs, bodyTimeoutMs: backstopMs, signal: timer.signal });
   } catch (err) {
-    throw failureOf(err, timer, options, target, 'request');
+    return Promise.reject(failed(err));
   }
-  if (response.statusCode < 400) return response;
+  // handlers on the promise rather than an async frame: this runs on every call
+  return sent.then(
+    (response) => (response.statusCode < 400 ? response : failedResponse(response, adapter, target)),
+    (err: unknown) => {
+      throw failed(err);
+    },
+  );
+}
+
+/** The contract error of an answer with an error status, from its body. */
+async function failedResponse(
+  response: Dispatcher.ResponseData,
+  adapter: ProviderAdapter,
+  target: ProviderTarget,
+): Promise<never> {
   const text = await readErrorBody(response.body);
   const failure = adapter.readError(response.statusCode, text, response.headers);
   throw errorFromResponse({ ...failure, body: text }, contextOf(target), adapter.errorCodes);
@@ -166,8 +181,11 @@ function notJson(target: ProviderTarget, err: unknown): InternalServerError {
   });
 }
 
-/** Reads a success body as JSON, at most `maxResponseBytes` of it. */
-async function readJson(
+/**
+ * Reads a success body as JSON, at most `maxResponseBytes` of it. Not async: the common case (a
+ * declared length within the limit) is undici's own reader with our error mapping attached.
+ */
+function readJson(
   response: Dispatcher.ResponseData,
   target: ProviderTarget,
   options: CallOptions,
@@ -179,21 +197,30 @@ async function readJson(
   if (declared > limit) {
     // undici reports a body destroyed unread as an error: nobody else listens for it
     response.body.on('error', ignore).destroy();
-    throw responseTooLarge(target, limit);
+    return Promise.reject(responseTooLarge(target, limit));
   }
   // a declared length within the limit bounds the read already: undici's own reader is the cheapest
   if (declared >= 0) {
-    try {
-      return await response.body.json();
-    } catch (err) {
+    return response.body.json().catch((err: unknown) => {
       throw err instanceof SyntaxError
         ? notJson(target, err)
         : failureOf(err, timer, options, target, 'response');
-    }
+    });
   }
+  return readUndeclared(response.body, limit, target, options, timer);
+}
+
+/** Reads a body of no declared length, failing once it passes `limit`. */
+async function readUndeclared(
+  body: Body,
+  limit: number,
+  target: ProviderTarget,
+  options: CallOptions,
+  timer: CallTimer,
+): Promise<unknown> {
   let bytes: Buffer | undefined;
   try {
-    bytes = await readLimited(response.body, limit);
+    bytes = await readLimited(body, limit);
   } catch (err) {
     throw failureOf(err, timer, options, target, 'response');
   }

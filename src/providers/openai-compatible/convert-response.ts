@@ -74,7 +74,9 @@ export function toAssistantMessage(value: unknown): AssistantMessage {
   const reasoning = asString(m.reasoning_content) ?? asString(m.reasoning);
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   for (const key of PROVIDER_FIELDS) {
-    if (present(m[key])) (message.provider_specific_fields ??= {})[key] = m[key];
+    if (!present(m[key])) continue;
+    message.provider_specific_fields ??= {};
+    message.provider_specific_fields[key] = m[key];
   }
   return message;
 }

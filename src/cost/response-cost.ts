@@ -1,11 +1,30 @@
 import type { Deployment, Usage } from '../types/index.js';
 import { lookupModelPrice } from './lookup.js';
 
+/** Dollars per prompt and per completion token. */
+export interface TokenPrices {
+  readonly input: number;
+  readonly output: number;
+}
+
+// A deployment's prices follow from its params and the static cost map: worked out once per
+// deployment, not once per answer (`null`: known to have none).
+const pricesCache = new WeakMap<Deployment, TokenPrices | null>();
+
 /**
  * Per-token prices of a deployment: its own `input/output_cost_per_token` (in `svc_params`, else in
  * `model_info`), else the cost map's.
  */
-export function deploymentPrices(deployment: Deployment): { input: number; output: number } | undefined {
+export function deploymentPrices(deployment: Deployment): TokenPrices | undefined {
+  let prices = pricesCache.get(deployment);
+  if (prices === undefined) {
+    prices = pricesOf(deployment) ?? null;
+    pricesCache.set(deployment, prices);
+  }
+  return prices ?? undefined;
+}
+
+function pricesOf(deployment: Deployment): TokenPrices | undefined {
   const { params, info } = deployment;
   for (const own of [params, info]) {
     if (own.input_cost_per_token !== undefined || own.output_cost_per_token !== undefined)

@@ -79,10 +79,17 @@ export interface Routed<T> {
   settle(settlement: Settlement): void;
 }
 
-/** Runs a call from some layer down. */
+/**
+ * Runs a call from some layer down. It fails by rejecting, never by throwing: layers (retry, the
+ * router's failure bookkeeping) attach their handlers to the promise `next` returns.
+ */
 export type Handler = <T>(call: Call<T>) => Promise<Routed<T>>;
 
-/** Wraps the rest of the call path: each concern is one layer (`(next) => handler`), composed once per config. */
+/**
+ * Wraps the rest of the call path: each concern is one layer (`(next) => handler`), composed once per
+ * config. An async layer writes `return await next(call)`: an async function that returns a promise
+ * as is adopts it through an extra job and promise, a cost every call would pay.
+ */
 export type Layer = (next: Handler) => Handler;
 
 /** Composes layers outermost first: `compose([a, b], end)` is `a(b(end))`. */

@@ -301,7 +301,9 @@ export class Router extends EventEmitter<RouterEvents> {
     return completedResult(routed, (routed.result as { usage?: Partial<Usage> }).usage);
   }
 
-  async #route<B extends RoutableRequest, T>(
+  // Not async: its callers are, so a throw here (closed, unknown model) rejects their promise; the
+  // call's failure is recorded by a handler on the layers' promise rather than a second async frame.
+  #route<B extends RoutableRequest, T>(
     kind: RequestKind,
     request: B,
     control: CallControl | undefined,
@@ -323,14 +325,12 @@ export class Router extends EventEmitter<RouterEvents> {
     };
     const call = startCall(start, config, runtime);
     const handler = Array.isArray(request.fallbacks) ? config.handlerWithFallbacks : config.handler;
-    try {
-      return await handler(call);
-    } catch (err) {
+    return handler(call).catch((err: unknown) => {
       if (RouterError.isInstance(err) && err.attempts.length === 0)
         err.attempts = call.failures.filter((f) => f !== err);
       runtime.callFailed(call, err);
       throw err;
-    }
+    });
   }
 
   #noDeployments(

@@ -68,13 +68,13 @@ function poster(options: OpenAICompatibleOptions): Post {
   return (target, call, path, body) => {
     const href = url(target, path);
     const made = headers(target, call);
-    const wire = (h: Record<string, string>): WireRequest => ({
-      url: href,
-      headers: h,
-      body: JSON.stringify(body),
-    });
-    return made instanceof Promise ? made.then(wire) : wire(made);
+    if (made instanceof Promise) return made.then((h) => wireRequest(href, h, body));
+    return wireRequest(href, made, body);
   };
+}
+
+function wireRequest(url: string, headers: Record<string, string>, body: unknown): WireRequest {
+  return { url, headers, body: JSON.stringify(body) };
 }
 
 function chatBodyMaker(options: OpenAICompatibleOptions) {

@@ -73,8 +73,11 @@ export function toAssistantMessage(value: unknown): AssistantMessage {
   // deepseek and xAI answer `reasoning_content`; OpenRouter (and vLLM-style servers) answer `reasoning`
   const reasoning = asString(m.reasoning_content) ?? asString(m.reasoning);
   if (reasoning !== undefined) message.reasoning_content = reasoning;
-  const fields = PROVIDER_FIELDS.filter((key) => present(m[key]));
-  if (fields.length > 0) message.provider_specific_fields = Object.fromEntries(fields.map((k) => [k, m[k]]));
+  for (const key of PROVIDER_FIELDS) {
+    if (!present(m[key])) continue;
+    message.provider_specific_fields ??= {};
+    message.provider_specific_fields[key] = m[key];
+  }
   return message;
 }
 

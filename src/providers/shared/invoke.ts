@@ -4,6 +4,7 @@ import { type ErrorContext, errorFromNetwork, errorFromResponse } from '../../er
 import { requestFault, unserialisablePath } from '../../errors/request-fault.js';
 import { RouterError } from '../../errors/router-error.js';
 import { clampTimerMs } from '../../shared/timers.js';
+import { isPromise } from '../../stores/store.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
 import { CallTimer } from './call-timer.js';
 import { carriesContent } from './chunk-content.js';
@@ -51,35 +52,46 @@ function failureOf(
 }
 
 /**
- * Builds the wire request. A request that cannot be serialised (a cycle, a BigInt, nesting too deep, a
- * throwing `toJSON` or getter) is the request's own fault: it becomes a `requestFault` BadRequestError
- * naming the field, which the router never counts against a deployment. So is a request the adapter
- * cannot translate because a field has a type it does not take (`content: 5` fails with "content.map
- * is not a function"): a TypeError or RangeError from translating the caller's values, never from the
- * deployment (credential and token failures are already contract errors). Checked only when building
- * failed, so it costs nothing.
+ * Builds the wire request: synchronously when the adapter does (no await, no microtask turn: the
+ * common case), else a promise (an adapter that fetches a token first). A request that cannot be
+ * serialised (a cycle, a BigInt, nesting too deep, a throwing `toJSON` or getter) is the request's own
+ * fault: it becomes a `requestFault` BadRequestError naming the field, which the router never counts
+ * against a deployment. So is a request the adapter cannot translate because a field has a type it
+ * does not take (`content: 5` fails with "content.map is not a function"): a TypeError or RangeError
+ * from translating the caller's values, never from the deployment (credential and token failures are
+ * already contract errors). Checked only when building failed, so it costs nothing.
  */
-async function buildWire<Req>(
+function buildWire<Req>(
   operation: {
     build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
   },
   request: Req,
   target: ProviderTarget,
   options: CallOptions,
-): Promise<WireRequest> {
+): WireRequest | Promise<WireRequest> {
+  let wire: WireRequest | Promise<WireRequest>;
   try {
-    return await operation.build(request, target, options);
+    wire = operation.build(request, target, options);
   } catch (err) {
-    if (RouterError.isInstance(err) || options.signal?.aborted) throw err;
-    try {
-      JSON.stringify(request);
-    } catch (cause) {
-      throw requestFault(unserialisablePath(request, 'request'), cause);
-    }
-    if (err instanceof TypeError || err instanceof RangeError)
-      throw requestFault('request', err, `cannot be translated for ${target.provider}`);
-    throw err;
+    throw buildFailure(err, request, target, options);
   }
+  if (!isPromise(wire)) return wire;
+  return Promise.resolve(wire).catch((err: unknown) => {
+    throw buildFailure(err, request, target, options);
+  });
+}
+
+/** What a failure to build the wire request becomes (see `buildWire`). */
+function buildFailure(err: unknown, request: unknown, target: ProviderTarget, options: CallOptions): unknown {
+  if (RouterError.isInstance(err) || options.signal?.aborted) return err;
+  try {
+    JSON.stringify(request);
+  } catch (cause) {
+    return requestFault(unserialisablePath(request, 'request'), cause);
+  }
+  if (err instanceof TypeError || err instanceof RangeError)
+    return requestFault('request', err, `cannot be translated for ${target.provider}`);
+  return err;
 }
 
 /** The most of an error body that is read: enough for any provider's message, bounded whatever is sent. */
@@ -103,7 +115,11 @@ async function readErrorBody(body: Body): Promise<string> {
   return Buffer.concat(parts).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
 }
 
-async function send(
+/**
+ * Sends the wire request: the response when its status is below 400, else the contract error its
+ * body maps to; a failure without an answer becomes `failureOf`'s error.
+ */
+function send(
   http: HttpClient,
   adapter: ProviderAdapter,
   wire: WireRequest,
@@ -112,19 +128,30 @@ async function send(
   timer: CallTimer,
   limitMs: number,
 ): Promise<Dispatcher.ResponseData> {
-  let response: Dispatcher.ResponseData;
+  const failed = (err: unknown) => failureOf(err, timer, options, target, 'request');
+  // undici's coarse timeouts stay as a backstop behind the precise timer
+  const backstopMs = clampTimerMs(limitMs + 1000);
+  let sent: Promise<Dispatcher.ResponseData>;
   try {
-    // undici's coarse timeouts stay as a backstop behind the precise timer
-    const backstopMs = clampTimerMs(limitMs + 1000);
-    response = await http.send(wire, {
-      headersTimeoutMs: backstopMs,
-      bodyTimeoutMs: backstopMs,
-      signal: timer.signal,
-    });
+    sent = http.send(wire, { headersTimeoutMs: backstopMs, bodyTimeoutMs: backstopMs, signal: timer.signal });
   } catch (err) {
-    throw failureOf(err, timer, options, target, 'request');
+    return Promise.reject(failed(err));
   }
-  if (response.statusCode < 400) return response;
+  // handlers on the promise rather than an async frame: this runs on every call
+  return sent.then(
+    (response) => (response.statusCode < 400 ? response : failedResponse(response, adapter, target)),
+    (err: unknown) => {
+      throw failed(err);
+    },
+  );
+}
+
+/** The contract error of an answer with an error status, from its body. */
+async function failedResponse(
+  response: Dispatcher.ResponseData,
+  adapter: ProviderAdapter,
+  target: ProviderTarget,
+): Promise<never> {
   const text = await readErrorBody(response.body);
   const failure = adapter.readError(response.statusCode, text, response.headers);
   throw errorFromResponse({ ...failure, body: text }, contextOf(target), adapter.errorCodes);
@@ -147,8 +174,18 @@ function readLimited(body: Body, limit: number): Promise<Buffer | undefined> {
   });
 }
 
-/** Reads a success body as JSON, at most `maxResponseBytes` of it. */
-async function readJson(
+function notJson(target: ProviderTarget, err: unknown): InternalServerError {
+  return new InternalServerError(`${target.provider}/${target.model} answered with a body that is not JSON`, {
+    ...errorOptions(target),
+    cause: err,
+  });
+}
+
+/**
+ * Reads a success body as JSON, at most `maxResponseBytes` of it. Not async: the common case (a
+ * declared length within the limit) is undici's own reader with our error mapping attached.
+ */
+function readJson(
   response: Dispatcher.ResponseData,
   target: ProviderTarget,
   options: CallOptions,
@@ -160,24 +197,30 @@ async function readJson(
   if (declared > limit) {
     // undici reports a body destroyed unread as an error: nobody else listens for it
     response.body.on('error', ignore).destroy();
-    throw responseTooLarge(target, limit);
+    return Promise.reject(responseTooLarge(target, limit));
   }
-  const notJson = (err: unknown) =>
-    new InternalServerError(`${target.provider}/${target.model} answered with a body that is not JSON`, {
-      ...errorOptions(target),
-      cause: err,
-    });
   // a declared length within the limit bounds the read already: undici's own reader is the cheapest
   if (declared >= 0) {
-    try {
-      return await response.body.json();
-    } catch (err) {
-      throw err instanceof SyntaxError ? notJson(err) : failureOf(err, timer, options, target, 'response');
-    }
+    return response.body.json().catch((err: unknown) => {
+      throw err instanceof SyntaxError
+        ? notJson(target, err)
+        : failureOf(err, timer, options, target, 'response');
+    });
   }
+  return readUndeclared(response.body, limit, target, options, timer);
+}
+
+/** Reads a body of no declared length, failing once it passes `limit`. */
+async function readUndeclared(
+  body: Body,
+  limit: number,
+  target: ProviderTarget,
+  options: CallOptions,
+  timer: CallTimer,
+): Promise<unknown> {
   let bytes: Buffer | undefined;
   try {
-    bytes = await readLimited(response.body, limit);
+    bytes = await readLimited(body, limit);
   } catch (err) {
     throw failureOf(err, timer, options, target, 'response');
   }
@@ -186,7 +229,7 @@ async function readJson(
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
-    throw notJson(err);
+    throw notJson(target, err);
   }
 }
 
@@ -204,7 +247,8 @@ export async function invokeJson<Req, Res>(
   target: ProviderTarget,
   options: CallOptions,
 ): Promise<Res> {
-  const wire = await buildWire(operation, request, target, options);
+  const built = buildWire(operation, request, target, options);
+  const wire = isPromise(built) ? await built : built;
   const timer = CallTimer.forCall(options.timeoutMs, options.signal);
   try {
     const response = await send(http, adapter, wire, target, options, timer, options.timeoutMs);
@@ -289,7 +333,8 @@ export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   target: ProviderTarget,
   options: CallOptions,
 ): Promise<AsyncIterable<Chunk>> {
-  const wire = await buildWire(operation, request, target, options);
+  const built = buildWire(operation, request, target, options);
+  const wire = isPromise(built) ? await built : built;
   const timer = CallTimer.forStream(options, options.signal);
   let response: Dispatcher.ResponseData;
   try {

@@ -10,6 +10,22 @@ export interface ReasoningHistorySupport {
   reasoningContent: boolean;
 }
 
+type ReasoningField = 'thinking_blocks' | 'reasoning_content';
+
+const NONE: readonly ReasoningField[] = [];
+
+/** The reasoning fields of a message the provider cannot take (most messages: none, no allocation). */
+function unsupported(m: ChatMessage, support: ReasoningHistorySupport): readonly ReasoningField[] {
+  if (m.role !== 'assistant') return NONE;
+  const blocks = !support.thinkingBlocks && m.thinking_blocks && m.thinking_blocks.length > 0;
+  const text = !support.reasoningContent && typeof m.reasoning_content === 'string';
+  if (!blocks && !text) return NONE;
+  const fields: ReasoningField[] = [];
+  if (blocks) fields.push('thinking_blocks');
+  if (text) fields.push('reasoning_content');
+  return fields;
+}
+
 /**
  * Applies the `drop_params` rule (spec 4.1 rule 3) to a conversation: assistant messages carrying
  * reasoning fields the provider cannot take are stripped of them when `dropParams` is set, and fail
@@ -22,18 +38,9 @@ export function applyReasoningHistory(
   target: ProviderTarget,
   dropParams: boolean | undefined,
 ): ChatMessage[] {
-  const unsupported = (m: ChatMessage): Array<'thinking_blocks' | 'reasoning_content'> => {
-    const fields: Array<'thinking_blocks' | 'reasoning_content'> = [];
-    if (m.role !== 'assistant') return fields;
-    if (!support.thinkingBlocks && m.thinking_blocks && m.thinking_blocks.length > 0)
-      fields.push('thinking_blocks');
-    if (!support.reasoningContent && typeof m.reasoning_content === 'string')
-      fields.push('reasoning_content');
-    return fields;
-  };
-  let found: Array<'thinking_blocks' | 'reasoning_content'> | undefined;
+  let found: readonly ReasoningField[] | undefined;
   for (const m of messages) {
-    const fields = unsupported(m);
+    const fields = unsupported(m, support);
     if (fields.length > 0) {
       found = fields;
       break;
@@ -48,7 +55,7 @@ export function applyReasoningHistory(
     );
   }
   return messages.map((m) => {
-    const fields = unsupported(m);
+    const fields = unsupported(m, support);
     if (fields.length === 0) return m;
     const copy = { ...m };
     for (const field of fields) delete copy[field];

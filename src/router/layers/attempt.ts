@@ -54,30 +54,26 @@ export function attemptLayer(deps: AttemptDeps): Layer {
       response: s?.response,
       cost: s?.cost,
     });
-  const attempt = async <T>(call: Call<T>): Promise<Routed<T>> => {
-    const endpoint = call.endpoint!;
-    const startMs = now();
-    call.attempts += 1;
-    let result: T;
-    try {
-      result = await call.run(endpoint, call.signal);
-    } catch (err) {
-      if (call.signal?.aborted || isRequestFault(err)) {
-        report(call, 'aborted', endpoint, startMs, undefined, call.attempts, undefined, undefined);
-        throw call.signal?.aborted ? (call.signal.reason ?? err) : err;
-      }
-      const error = asRouterError(err, endpoint);
-      const id = endpoint.deployment.id;
-      call.failures.push(error);
-      call.excluded ??= new Set();
-      call.excluded.add(id);
-      if (TimeoutError.isInstance(error)) {
-        call.timedOut ??= new Set();
-        call.timedOut.add(id);
-      }
-      report(call, 'failure', endpoint, startMs, undefined, call.attempts, undefined, error);
-      throw error;
+  // a failed attempt, reported: the error the call goes on with
+  const failed = <T>(call: Call<T>, endpoint: Endpoint, startMs: number, err: unknown): unknown => {
+    if (call.signal?.aborted || isRequestFault(err)) {
+      report(call, 'aborted', endpoint, startMs, undefined, call.attempts, undefined, undefined);
+      return call.signal?.aborted ? (call.signal.reason ?? err) : err;
     }
+    const error = asRouterError(err, endpoint);
+    const id = endpoint.deployment.id;
+    call.failures.push(error);
+    call.excluded ??= new Set();
+    call.excluded.add(id);
+    if (TimeoutError.isInstance(error)) {
+      call.timedOut ??= new Set();
+      call.timedOut.add(id);
+    }
+    report(call, 'failure', endpoint, startMs, undefined, call.attempts, undefined, error);
+    return error;
+  };
+  // an attempt that produced a result: reported once its caller settles it
+  const served = <T>(call: Call<T>, endpoint: Endpoint, startMs: number, result: T): Routed<T> => {
     const firstMs = now();
     const attempts = call.attempts;
     let settled = false;
@@ -88,6 +84,24 @@ export function attemptLayer(deps: AttemptDeps): Layer {
       report(call, kind, endpoint, startMs, firstMs, attempts, s, s.error);
     };
     return { result, endpoint, attempts, startMs, firstMs, settle };
+  };
+  const attempt = <T>(call: Call<T>): Promise<Routed<T>> => {
+    const endpoint = call.endpoint!;
+    const startMs = now();
+    call.attempts += 1;
+    let running: Promise<T>;
+    try {
+      running = call.run(endpoint, call.signal);
+    } catch (err) {
+      running = Promise.reject(err);
+    }
+    // handlers on the attempt's promise rather than an async frame: every call runs this
+    return running.then(
+      (result) => served(call, endpoint, startMs, result),
+      (err: unknown) => {
+        throw failed(call, endpoint, startMs, err);
+      },
+    );
   };
   return (_next: Handler) => attempt;
 }

@@ -144,7 +144,7 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
   return (next: Handler) =>
     async <T>(call: Call<T>): Promise<Routed<T>> => {
       const { request } = call;
-      if (request.caching === false) return next(call);
+      if (request.caching === false) return await next(call);
       const controls = controlsOf(request);
       const namespace = controls.namespace ?? deps.namespace;
       const key = `${namespace}:${cacheKey(call.kind as CacheKind, keySpaceOf(call.group.name, deps.cachingGroups), request)}`;
@@ -158,7 +158,7 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
         const served = found === undefined ? undefined : hit(call, found);
         if (served) return served;
       }
-      if (controls['no-store']) return next(call);
+      if (controls['no-store']) return await next(call);
       const land = flights.get(key) ? undefined : flights.start(key);
       const ttlMs = (controls.ttl ?? deps.ttl) * 1000;
       let routed: Routed<T>;

@@ -32,9 +32,9 @@ export function mirrorLayer(rules: ReadonlyMap<string, readonly MirrorRule[]>, d
   return (next: Handler) =>
     async <T>(call: Call<T>): Promise<Routed<T>> => {
       const targets = rules.get(call.group.name);
-      if (!targets) return next(call);
+      if (!targets) return await next(call);
       const sampled = targets.filter((rule) => deps.random() < rule.sampleRate);
-      if (sampled.length === 0) return next(call);
+      if (sampled.length === 0) return await next(call);
       try {
         return await next(call);
       } finally {

@@ -10,5 +10,5 @@ export const preCallChecksLayer: Layer =
   (next: Handler) =>
   async <T>(call: Call<T>): Promise<Routed<T>> => {
     call.admits = await preCallChecks(call.group, call.request);
-    return next(call);
+    return await next(call);
   };

@@ -33,15 +33,13 @@ export interface RetryDeps {
  * `retryAfterMs`. The first attempt runs outside p-retry, so the common call pays nothing for it.
  */
 export function retryLayer(options: RetryOptions, deps: RetryDeps): Layer {
+  // a rejection handler, not an async frame: the first attempt is every call's, retries are rare
   return (next: Handler) =>
-    async <T>(call: Call<T>): Promise<Routed<T>> => {
-      try {
-        return await next(call);
-      } catch (err) {
+    <T>(call: Call<T>): Promise<Routed<T>> =>
+      next(call).catch((err: unknown) => {
         if (!retriable(err, call)) throw err;
         return retry(next, call, err as RouterError, options, deps);
-      }
-    };
+      });
 }
 
 function retriable<T>(err: unknown, call: Call<T>): boolean {

@@ -133,7 +133,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
         }
         counters?.countRequest(endpoint.deployment, now());
         call.endpoint = endpoint;
-        return next(call);
+        return await next(call);
       }
     };
 }

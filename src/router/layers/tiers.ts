@@ -24,7 +24,7 @@ export function tiersLayer(deps: TiersDeps): Layer {
       const { group } = call;
       if (group.tiers.length === 1) {
         call.tier = group.tiers[0]!;
-        return next(call);
+        return await next(call);
       }
       let lastFailure: RouterError | undefined;
       // the soonest "try again" of the tiers that had nothing available (cooldowns, per-minute limits)

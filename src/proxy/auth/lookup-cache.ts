@@ -11,10 +11,7 @@ const MISSING = Object.freeze({ missing: true as const });
 export class LookupCache<V extends object> {
   readonly #cache: LRUCache<string, V | typeof MISSING>;
 
-  constructor(
-    lookup: (id: string) => Promise<V | undefined>,
-    options: { ttlMs: number; max?: number },
-  ) {
+  constructor(lookup: (id: string) => Promise<V | undefined>, options: { ttlMs: number; max?: number }) {
     this.#cache = new LRUCache<string, V | typeof MISSING>({
       max: options.max ?? 50_000,
       ttl: Math.max(1, options.ttlMs),

@@ -26,11 +26,6 @@ export function sseEvent(event: string, data: unknown): string {
  */
 export async function writeFrame(raw: ServerResponse, frame: string): Promise<boolean> {
   if (raw.destroyed || raw.writableEnded) return false;
-  // frames produced in one turn (an upstream read often holds several) leave in one socket write
-  if (raw.writableCorked === 0) {
-    raw.cork();
-    process.nextTick(uncork, raw);
-  }
   if (raw.write(frame)) return true;
   return new Promise<boolean>((resolve) => {
     const done = (open: boolean) => {
@@ -43,8 +38,4 @@ export async function writeFrame(raw: ServerResponse, frame: string): Promise<bo
     raw.on('drain', onDrain);
     raw.on('close', onClose);
   });
-}
-
-function uncork(raw: ServerResponse): void {
-  raw.uncork();
 }

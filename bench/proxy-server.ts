@@ -2,9 +2,10 @@
 // deployment in front of the bench upstream, prices set, a master key and embedded PGlite in a
 // temporary directory (spend logging is on by default), or Postgres when BENCH_DATABASE_URL is set
 // (schema `svc_bench_proxy`, kept between runs).
-// It makes a virtual key through `POST /key/generate`, then prints `<proxy URL> <virtual key> <meter
-// URL>`: a side server on another port answers `GET /__cpu` with this process's CPU use and the
-// requests the proxy served (the proxy's own routes stay as users get them).
+// It makes a virtual key through `POST /key/generate` and a team token (JWT auth is on: a side server
+// serves the JWKS; the token's `client_id` names team `bench-team`), then prints `<proxy URL> <virtual
+// key> <meter URL> <team JWT>`: the side server also answers `GET /__cpu` with this process's CPU use
+// and the requests the proxy served (the proxy's own routes stay as users get them).
 // Usage: proxy-server.ts <upstream URL>; serves until SIGTERM, then closes the proxy (flushing spend).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -12,12 +13,25 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProxy } from '@svc/router/proxy';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { request } from 'undici';
+import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
 import { CpuMeter } from './lib/cpu-meter.js';
 
-const MASTER_KEY = 'sk-bench-master-key';
 const [upstreamUrl] = process.argv.slice(2);
 if (!upstreamUrl) throw new Error('usage: proxy-server.ts <upstream URL>');
+
+const meter = new CpuMeter();
+const { publicKey, privateKey } = await generateKeyPair('RS256');
+const jwks = JSON.stringify({
+  keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256', use: 'sig' }],
+});
+const side = createServer((req, res) => {
+  if (req.url === '/jwks') res.writeHead(200, { 'content-type': 'application/json' }).end(jwks);
+  else if (!meter.answer(req, res)) res.writeHead(404).end();
+});
+await new Promise<void>((resolve) => side.listen(0, '127.0.0.1', resolve));
+const sideUrl = `http://127.0.0.1:${(side.address() as AddressInfo).port}`;
 
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-proxy-'));
 const databaseUrl = process.env.BENCH_DATABASE_URL;
@@ -36,35 +50,44 @@ const proxy = await startProxy({
       },
     ],
     general_settings: {
-      master_key: MASTER_KEY,
+      master_key: BENCH_MASTER_KEY,
       data_dir: dataDir,
+      enable_jwt_auth: true,
       ...(databaseUrl && { database_url: databaseUrl, database_schema: 'svc_bench_proxy' }),
     },
   },
   port: 0,
-  env: {},
+  env: { JWT_PUBLIC_KEY_URL: `${sideUrl}/jwks` },
   log: (message) => process.stderr.write(`[proxy] ${message}\n`),
 });
 
 const generated = await request(`${proxy.url}/key/generate`, {
   method: 'POST',
-  headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' },
+  headers: { authorization: `Bearer ${BENCH_MASTER_KEY}`, 'content-type': 'application/json' },
   body: JSON.stringify({ key_alias: `bench-${process.pid}-${Date.now()}` }), // unique: a Postgres schema outlives runs
 });
 if (generated.statusCode !== 200) throw new Error(`/key/generate answered ${generated.statusCode}`);
 const { key } = (await generated.body.json()) as { key: string };
 
-const meter = new CpuMeter();
+// a team for the JWT target (409: a Postgres schema kept from an earlier run has it already)
+const team = await request(`${proxy.url}/team/new`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${BENCH_MASTER_KEY}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ team_id: 'bench-team' }),
+});
+await team.body.dump();
+if (team.statusCode !== 200 && team.statusCode !== 409)
+  throw new Error(`/team/new answered ${team.statusCode}`);
+const token = await new SignJWT({ client_id: 'bench-team' })
+  .setProtectedHeader({ alg: 'RS256', kid: 'bench' })
+  .setIssuedAt()
+  .setExpirationTime('2h')
+  .sign(privateKey);
+
 proxy.app.server.on('request', () => {
   meter.requests++;
 });
-const side = createServer((req, res) => {
-  if (!meter.answer(req, res)) res.writeHead(404).end();
-});
-side.listen(0, '127.0.0.1', () => {
-  const { port } = side.address() as AddressInfo;
-  process.stdout.write(`${proxy.url} ${key} http://127.0.0.1:${port}\n`);
-});
+process.stdout.write(`${proxy.url} ${key} ${sideUrl} ${token}\n`);
 
 process.on('SIGTERM', async () => {
   side.close();

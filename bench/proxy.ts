@@ -4,9 +4,11 @@
 // server in its own process, the same upstream behind both. Rounds alternate the order so that machine
 // noise falls on all alike; prints medians of rounds and ends with
 // `ratio: <proxy req/s / pass-through req/s>` (plain; target >= 0.70).
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { request } from 'undici';
+import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
 import { firstLine, spawnScript, stopChild } from './lib/child.js';
 import { cpuUsPerRequest, readCpu } from './lib/cpu-meter.js';
 import { firstBytes } from './lib/first-byte.js';
@@ -39,7 +41,7 @@ const EXPECT: Record<Mode, readonly string[]> = {
 };
 
 interface Target {
-  name: 'mock direct' | 'pass-through' | 'proxy';
+  name: 'mock direct' | 'pass-through' | 'proxy' | 'proxy (JWT)';
   url: string;
   /** Where the server answers its CPU use (bench/lib/cpu-meter.ts). */
   meterUrl: string;
@@ -106,7 +108,8 @@ try {
     spawnScript('proxy-server.ts', [upstreamUrl]),
   );
   const passUrl = await firstLine(children[1]!);
-  const [proxyUrl, key, proxyMeterUrl] = (await firstLine(children[2]!)).split(' ') as [
+  const [proxyUrl, key, proxyMeterUrl, token] = (await firstLine(children[2]!)).split(' ') as [
+    string,
     string,
     string,
     string,
@@ -115,6 +118,7 @@ try {
     { name: 'mock direct', url: upstreamUrl, meterUrl: upstreamUrl, authorization: 'Bearer sk-bench-key' },
     { name: 'pass-through', url: passUrl, meterUrl: passUrl, authorization: 'Bearer sk-bench-key' },
     { name: 'proxy', url: proxyUrl, meterUrl: proxyMeterUrl, authorization: `Bearer ${key}` },
+    { name: 'proxy (JWT)', url: proxyUrl, meterUrl: proxyMeterUrl, authorization: `Bearer ${token}` },
   ];
   for (const mode of MODES) for (const target of targets) await load(target, mode, WARMUP_SECONDS);
   for (let round = 0; round < ROUNDS; round++) {
@@ -129,8 +133,13 @@ try {
   await sleep(SETTLE_MS);
   const info = await request(`${proxyUrl}/key/info`, { headers: { authorization: `Bearer ${key}` } });
   const { info: keyInfo } = (await info.body.json()) as { info: { spend: number } };
-  spendCalls = Math.round(keyInfo.spend / COST_PER_CALL);
-  proxyCalls = (await readCpu(proxyMeterUrl)).requests - 1; // the /key/info request is not a call
+  const teamInfo = await request(`${proxyUrl}/team/info?team_id=bench-team`, {
+    headers: { authorization: `Bearer ${BENCH_MASTER_KEY}` },
+  });
+  const { spend: teamSpend } = (await teamInfo.body.json()) as { spend: number };
+  // the JWT target's calls are charged to its team; a kept Postgres schema has earlier runs' team spend
+  spendCalls = Math.round((keyInfo.spend + teamSpend) / COST_PER_CALL);
+  proxyCalls = (await readCpu(proxyMeterUrl)).requests - 2; // /key/info and /team/info are not calls
 } finally {
   await Promise.all(children.map((child) => stopChild(child)));
 }
@@ -160,10 +169,11 @@ function report(): void {
   );
   console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   const ratios: Record<Mode, number> = { plain: Number.NaN, streaming: Number.NaN };
+  const jwtRatios: Record<Mode, number> = { plain: Number.NaN, streaming: Number.NaN };
   let proxyFailed = 0;
   for (const mode of MODES) {
     const direct = summary(mode, 'mock direct');
-    for (const name of ['mock direct', 'pass-through', 'proxy'] as const) {
+    for (const name of ['mock direct', 'pass-through', 'proxy', 'proxy (JWT)'] as const) {
       const s = summary(mode, name);
       const added = name === 'mock direct' ? '' : num(s.firstByteMs - direct.firstByteMs, 3);
       console.log(
@@ -172,12 +182,16 @@ function report(): void {
     }
     const proxy = summary(mode, 'proxy');
     ratios[mode] = proxy.rps / summary(mode, 'pass-through').rps;
-    proxyFailed += proxy.failed;
+    jwtRatios[mode] = summary(mode, 'proxy (JWT)').rps / proxy.rps;
+    proxyFailed += proxy.failed + summary(mode, 'proxy (JWT)').failed;
   }
   console.log();
   console.log('server CPU/req: the process answering (for mock direct, the upstream itself).');
   console.log(
     `spend logged: ${spendCalls} calls by the key's spend, of ${proxyCalls} calls the proxy served`,
+  );
+  console.log(
+    `jwt ratio (JWT req/s / virtual-key req/s): plain ${jwtRatios.plain.toFixed(3)}, streaming ${jwtRatios.streaming.toFixed(3)}`,
   );
   console.log(`streaming ratio: ${ratios.streaming.toFixed(3)}`);
   console.log(`ratio: ${ratios.plain.toFixed(3)}`);

@@ -53,6 +53,7 @@ export function attemptLayer(deps: AttemptDeps): Layer {
       failures: call.failures,
       response: s?.response,
       cost: s?.cost,
+      trace: call.trace,
     });
   const attempt = async <T>(call: Call<T>): Promise<Routed<T>> => {
     const endpoint = call.endpoint!;

@@ -46,39 +46,49 @@ function finish<T>(trace: CallTrace, call: Call<T>, routed: Routed<T>, s: Settle
 export function traceLayer(deps: TraceDeps): Layer {
   const { tracer, now } = deps;
   return (next: Handler) =>
-    async <T>(call: Call<T>): Promise<Routed<T>> => {
+    <T>(call: Call<T>): Promise<Routed<T>> => {
       const operation = GEN_AI_OPERATIONS[call.kind];
       const span = tracer.startSpan(`${operation} ${call.model}`, {
         kind: SpanKind.INTERNAL,
         startTime: call.startMs,
       });
+      // not recording (no SDK): no extra async frame, no attributes
       if (!span.isRecording()) return next(call);
-      span.setAttribute('gen_ai.operation.name', operation);
-      span.setAttribute('gen_ai.request.model', call.model);
-      span.setAttribute(SVC.stream, call.stream);
-      const trace: CallTrace = { span, operation };
-      call.trace = trace;
-      let routed: Routed<T>;
-      try {
-        routed = await next(call);
-      } catch (error) {
-        span.setAttribute(SVC.attempts, call.attempts);
-        span.setAttribute('error.type', errorType(error));
-        span.setStatus({
-          code: SpanStatusCode.ERROR,
-          message: error instanceof Error ? error.message : String(error),
-        });
-        span.end(now());
-        throw error;
-      }
-      const settle = routed.settle;
-      let ended = false;
-      routed.settle = (s) => {
-        settle(s);
-        if (ended) return;
-        ended = true;
-        finish(trace, call, routed, s, now());
-      };
-      return routed;
+      return traced(next, call, { span, operation }, now);
     };
+}
+
+async function traced<T>(
+  next: Handler,
+  call: Call<T>,
+  trace: CallTrace,
+  now: () => number,
+): Promise<Routed<T>> {
+  const { span } = trace;
+  span.setAttribute('gen_ai.operation.name', trace.operation);
+  span.setAttribute('gen_ai.request.model', call.model);
+  span.setAttribute(SVC.stream, call.stream);
+  call.trace = trace;
+  let routed: Routed<T>;
+  try {
+    routed = await next(call);
+  } catch (error) {
+    span.setAttribute(SVC.attempts, call.attempts);
+    span.setAttribute('error.type', errorType(error));
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    span.end(now());
+    throw error;
+  }
+  const settle = routed.settle;
+  let ended = false;
+  routed.settle = (s) => {
+    settle(s);
+    if (ended) return;
+    ended = true;
+    finish(trace, call, routed, s, now());
+  };
+  return routed;
 }

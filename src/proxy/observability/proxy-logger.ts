@@ -68,11 +68,12 @@ export function createProxyLogger(options: ProxyLoggerOptions): PinoLogger {
       level: options.level,
       redact: { paths: [...REDACTED_PATHS], censor: '[Redacted]' },
       serializers: {
-        req: (request: RequestLike) => ({
-          method: request.method,
-          url: redactedUrl(request.url),
-          remoteAddress: request.ip,
-        }),
+        // a fastify request as method, URL (credential query values redacted) and address; anything
+        // else logged as `req` is left to the redaction paths
+        req: (request: RequestLike | Record<string, unknown>) =>
+          typeof request.url === 'string' && typeof request.method === 'string'
+            ? { method: request.method, url: redactedUrl(request.url), remoteAddress: request.ip }
+            : request,
       },
     },
     options.stream,

@@ -32,41 +32,41 @@ const labelsOf = (d: Row): Labels => ({
   provider: d.provider,
 });
 
-/**
- * Builds the proxy's registry (its own, never prom-client's global one). Counters and gauges are read
- * from `router.metrics()` once per scrape; the latency and time-to-first-token histograms are fed live
- * by the router's `success` events (successful upstream attempts; cache hits are left out).
- */
-export function createProxyMetrics(sources: ProxyMetricsSources): ProxyMetrics {
-  const registry = new Registry();
-  let snapshot: RouterMetricsSnapshot | undefined;
-  const rows = (): Row[] => snapshot?.deployments ?? [];
+type Read = () => RouterMetricsSnapshot | undefined;
+type Fill = (add: (labels: Record<string, string>, value: number) => void) => void;
 
-  const perDeployment = (name: string, help: string, value: (d: Row) => number) =>
-    new Counter({
-      name,
-      help,
-      labelNames: DEPLOYMENT,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const d of rows()) this.inc(labelsOf(d), value(d));
-      },
+/** A counter whose values are set from the scrape's snapshot by `fill`. */
+function snapshotCounter(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly string[],
+  fill: Fill,
+): void {
+  new Counter({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      fill((labels, value) => this.inc(labels, value));
+    },
+  });
+}
+
+/** The per-deployment counters and the in-flight gauge. */
+function deploymentSeries(registry: Registry, read: Read): void {
+  const rows = (): Row[] => read()?.deployments ?? [];
+  const each = (name: string, help: string, value: (d: Row) => number) =>
+    snapshotCounter(registry, name, help, DEPLOYMENT, (add) => {
+      for (const d of rows()) add(labelsOf(d), value(d));
     });
   const byKey = (name: string, help: string, label: string, record: (d: Row) => Record<string, number>) =>
-    new Counter({
-      name,
-      help,
-      labelNames: [...DEPLOYMENT, label],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const d of rows())
-          for (const [key, count] of Object.entries(record(d)))
-            this.inc({ ...labelsOf(d), [label]: key }, count);
-      },
+    snapshotCounter(registry, name, help, [...DEPLOYMENT, label], (add) => {
+      for (const d of rows())
+        for (const [key, count] of Object.entries(record(d))) add({ ...labelsOf(d), [label]: key }, count);
     });
-
   byKey(
     'svc_requests_total',
     'Upstream attempts that ended, by status class.',
@@ -74,23 +74,19 @@ export function createProxyMetrics(sources: ProxyMetricsSources): ProxyMetrics {
     (d) => d.requests,
   );
   byKey('svc_errors_total', 'Failed upstream attempts, by error class.', 'error_type', (d) => d.errors);
-  perDeployment(
-    'svc_retries_total',
-    'Attempts after the first of their call (retries, tiers, fallbacks).',
-    (d) => d.retries,
-  );
-  perDeployment('svc_cache_hits_total', 'Calls answered from the response cache.', (d) => d.cache_hits);
-  perDeployment('svc_cooldowns_total', 'Times a deployment was cooled down.', (d) => d.cooldowns);
-  perDeployment(
-    'svc_aborted_total',
-    'Attempts cancelled by the caller or a won hedge race.',
-    (d) => d.aborted,
-  );
-  perDeployment('svc_spend_usd_total', 'response_cost of successful calls, in USD.', (d) => d.spend);
   byKey('svc_tokens_total', 'Tokens of successful calls, by type (input, output).', 'token_type', (d) => ({
     input: d.input_tokens,
     output: d.output_tokens,
   }));
+  each(
+    'svc_retries_total',
+    'Attempts after the first of their call (retries, tiers, fallbacks).',
+    (d) => d.retries,
+  );
+  each('svc_cache_hits_total', 'Calls answered from the response cache.', (d) => d.cache_hits);
+  each('svc_cooldowns_total', 'Times a deployment was cooled down.', (d) => d.cooldowns);
+  each('svc_aborted_total', 'Attempts cancelled by the caller or a won hedge race.', (d) => d.aborted);
+  each('svc_spend_usd_total', 'response_cost of successful calls, in USD.', (d) => d.spend);
   new Gauge({
     name: 'svc_in_flight_requests',
     help: 'Upstream attempts in flight.',
@@ -101,54 +97,54 @@ export function createProxyMetrics(sources: ProxyMetricsSources): ProxyMetrics {
       for (const d of rows()) this.set(labelsOf(d), d.in_flight);
     },
   });
-  new Counter({
-    name: 'svc_fallbacks_total',
-    help: 'Calls moved from a model group to a fallback group.',
-    labelNames: ['model_group', 'fallback_group'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const f of snapshot?.fallbacks ?? [])
-        this.inc({ model_group: f.from, fallback_group: f.to }, f.count);
+}
+
+/** Fallbacks, hedges, store and database errors, pending spend rows. */
+function routerSeries(registry: Registry, read: Read, spendStats: () => SpendStats): void {
+  snapshotCounter(
+    registry,
+    'svc_fallbacks_total',
+    'Calls moved from a model group to a fallback group.',
+    ['model_group', 'fallback_group'],
+    (add) => {
+      for (const f of read()?.fallbacks ?? []) add({ model_group: f.from, fallback_group: f.to }, f.count);
     },
-  });
-  new Counter({
-    name: 'svc_hedges_total',
-    help: 'Hedged attempts started (hedge_after).',
-    labelNames: ['model_group'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const h of snapshot?.hedges ?? []) this.inc({ model_group: h.model_group }, h.count);
+  );
+  snapshotCounter(
+    registry,
+    'svc_hedges_total',
+    'Hedged attempts started (hedge_after).',
+    ['model_group'],
+    (add) => {
+      for (const h of read()?.hedges ?? []) add({ model_group: h.model_group }, h.count);
     },
-  });
-  new Counter({
-    name: 'svc_store_errors_total',
-    help: 'Failed operations on the shared store (Redis).',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(snapshot?.store_errors ?? 0);
-    },
-  });
-  new Counter({
-    name: 'svc_database_errors_total',
-    help: 'Failed writes of spend rows to the database (each is retried).',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(sources.spendStats().failedFlushes);
-    },
-  });
+  );
+  snapshotCounter(
+    registry,
+    'svc_store_errors_total',
+    'Failed operations on the shared store (Redis).',
+    [],
+    (add) => add({}, read()?.store_errors ?? 0),
+  );
+  snapshotCounter(
+    registry,
+    'svc_database_errors_total',
+    'Failed writes of spend rows to the database (each is retried).',
+    [],
+    (add) => add({}, spendStats().failedFlushes),
+  );
   new Gauge({
     name: 'svc_spend_logs_pending',
     help: 'Spend rows waiting to be written.',
     registers: [registry],
     collect() {
-      this.set(sources.spendStats().pending);
+      this.set(spendStats().pending);
     },
   });
+}
 
+/** Latency and time to first token of successful upstream attempts, fed by `success` events. */
+function latencySeries(registry: Registry, router: Router): void {
   const latency = new Histogram({
     name: 'svc_request_duration_seconds',
     help: 'Duration of successful upstream attempts (streams: until their end).',
@@ -163,36 +159,54 @@ export function createProxyMetrics(sources: ProxyMetricsSources): ProxyMetrics {
     buckets: TTFT_BUCKETS,
     registers: [registry],
   });
-  sources.router.on('success', (e: SuccessEvent) => {
+  router.on('success', (e: SuccessEvent) => {
     if (e.cache_hit) return;
     const labels = { model_group: e.model_group, model_id: e.model_id, provider: e.provider };
     latency.observe(labels, e.latency_ms / 1000);
     if (e.time_to_first_token_ms !== null) ttft.observe(labels, e.time_to_first_token_ms / 1000);
   });
+}
 
-  const http = new Counter({
+/** HTTP requests by route pattern: what `observeHttp` records. */
+function httpSeries(registry: Registry): ProxyMetrics['observeHttp'] {
+  const requests = new Counter({
     name: 'svc_http_requests_total',
     help: 'HTTP requests answered by the proxy, by route pattern and status class.',
     labelNames: ['route', 'method', 'status_class'],
     registers: [registry],
   });
-  const httpDuration = new Histogram({
+  const duration = new Histogram({
     name: 'svc_http_request_duration_seconds',
     help: 'Time to answer an HTTP request (streams: until the response ended).',
     labelNames: ['route', 'method'],
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  return (route, method, status, seconds) => {
+    requests.inc({ route, method, status_class: `${Math.floor(status / 100)}xx` });
+    duration.observe({ route, method }, seconds);
+  };
+}
 
+/**
+ * Builds the proxy's registry (its own, never prom-client's global one). Counters and gauges are read
+ * from `router.metrics()` once per scrape; the latency and time-to-first-token histograms are fed live
+ * by the router's `success` events (successful upstream attempts; cache hits are left out).
+ */
+export function createProxyMetrics(sources: ProxyMetricsSources): ProxyMetrics {
+  const registry = new Registry();
+  let snapshot: RouterMetricsSnapshot | undefined;
+  const read = () => snapshot;
+  deploymentSeries(registry, read);
+  routerSeries(registry, read, sources.spendStats);
+  latencySeries(registry, sources.router);
+  const observeHttp = httpSeries(registry);
   return {
     contentType: registry.contentType,
     async render() {
       snapshot = sources.router.metrics();
       return registry.metrics();
     },
-    observeHttp(route, method, status, seconds) {
-      http.inc({ route, method, status_class: `${Math.floor(status / 100)}xx` });
-      httpDuration.observe({ route, method }, seconds);
-    },
+    observeHttp,
   };
 }

@@ -186,6 +186,7 @@ function benchOf(name: string, group: ModelGroup, store: Store, shared: boolean)
     strategy: undefined,
     backoff: undefined,
     endpoint: undefined,
+    trace: undefined,
   });
   return { strategy, select, call, group };
 }

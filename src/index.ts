@@ -25,6 +25,7 @@ export type {
 export { ChatCompletionStream } from './router/chat-stream.js';
 export type { DeploymentHealth } from './router/deployment-health.js';
 export type { ModelGroupInfo } from './router/model-group-info.js';
+export type { DeploymentMetrics, RouterMetricsSnapshot } from './router/observability/router-metrics.js';
 export { type CallControl, type ChatResult, Router, type RouterDependencies } from './router/router.js';
 export type {
   AlertEvent,

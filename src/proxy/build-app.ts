@@ -1,12 +1,15 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { trackCalls } from './http/call-state.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
+import { observeRequests } from './observability/http-hooks.js';
 import type { ProxyContext } from './proxy-context.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerJwtKeyMappingRoutes } from './routes/jwt-key-mappings.js';
 import { registerKeyRoutes } from './routes/keys.js';
 import { registerMessagesRoute } from './routes/messages.js';
 import { registerMetaRoutes } from './routes/meta.js';
+import { registerMetricsRoute } from './routes/metrics.js';
 import { registerModelCallRoutes } from './routes/model-calls.js';
 import { registerModelInfoRoutes } from './routes/model-info.js';
 import { registerOrganizationRoutes } from './routes/organizations.js';
@@ -19,14 +22,22 @@ import { registerUserRoutes } from './routes/users.js';
  * error shape. Not listening yet: `startProxy` listens; tests use `app.inject()`.
  */
 export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
+  const obs = ctx.observability;
   const app = Fastify({
     bodyLimit: ctx.bodyLimit,
     // a request that arrives while the proxy drains gets 503 and `connection: close`
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     keepAliveTimeout: 65_000,
+    // logs (JSON lines, redacted) and request ids that are call ids, when observability is on
+    ...(obs && {
+      loggerInstance: obs.log as FastifyBaseLogger,
+      genReqId: (raw: IncomingMessage) => obs.tracing.callId(raw),
+      logController: new LogController({ requestIdLogLabel: 'call_id' }),
+    }),
   });
-  trackCalls(app, ctx.now);
+  trackCalls(app, ctx.now, obs?.tracing);
+  if (obs) observeRequests(app, obs);
   app.setErrorHandler((error, _request, reply) => {
     const { status, body, headers } = errorReply(error);
     return reply
@@ -55,5 +66,6 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerUserRoutes(app, ctx);
   registerOrganizationRoutes(app, ctx);
   registerJwtKeyMappingRoutes(app, ctx);
+  registerMetricsRoute(app, ctx);
   return app;
 }

@@ -1,3 +1,4 @@
+import type { Logger as PinoLogger } from 'pino';
 import type { Router } from '../router/router.js';
 import type { Authenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
@@ -5,6 +6,8 @@ import type { KeyCache } from './auth/key-cache.js';
 import type { TeamCache } from './auth/team-cache.js';
 import type { Database } from './db/database.js';
 import type { Admit } from './limits/admission.js';
+import type { ProxyMetrics } from './observability/proxy-metrics.js';
+import type { RequestTracing } from './observability/request-tracing.js';
 
 /** A dependency `/health/readiness` checks (the database, Redis). */
 export interface ReadinessCheck {
@@ -18,6 +21,16 @@ export interface SpendStats {
   pending: number;
   written: number;
   failedFlushes: number;
+}
+
+/** Logs, metrics and traces of the proxy (docs/observability.md). */
+export interface ProxyObservability {
+  /** Fastify's logger (JSON lines, secrets redacted). */
+  log: PinoLogger;
+  metrics: ProxyMetrics;
+  /** `GET /metrics` needs no key. */
+  metricsPublic: boolean;
+  tracing: RequestTracing;
 }
 
 /** Everything the proxy's routes use, built once by `startProxy` (or a test). */
@@ -38,4 +51,6 @@ export interface ProxyContext {
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   version: string;
+  /** Logs, `/metrics` and request spans; absent: none of them (an app built bare, for tests). */
+  observability?: ProxyObservability | undefined;
 }

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import { trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { JwtAuthDeps } from '../jwt/types.js';
@@ -26,6 +28,10 @@ import { jwtGate, resolveProxyJwtSettings } from './jwt/jwt-settings.js';
 import { createAdmission } from './limits/admission.js';
 import { BudgetGate } from './limits/budget-gate.js';
 import { KeyRateLimits } from './limits/key-rate-limits.js';
+import { type OtlpTracing, startOtlpTracing } from './observability/otlp-tracing.js';
+import { createProxyLogger, routerLogger } from './observability/proxy-logger.js';
+import { createProxyMetrics } from './observability/proxy-metrics.js';
+import { requestTracing } from './observability/request-tracing.js';
 import type { ProxyContext, ReadinessCheck } from './proxy-context.js';
 import { SpendWriter } from './spend/spend-writer.js';
 
@@ -53,6 +59,8 @@ export interface StartProxyOptions {
    * @default the proxy database's
    */
   jwtDirectory?: (db: Database) => JwtAuthDeps;
+  /** Where the proxy's JSON log lines go (`general_settings.log_level` sets the level). @default stdout */
+  logStream?: DestinationStream;
 }
 
 /** A running proxy. */
@@ -93,8 +101,17 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     loaded.dir,
     loaded.file ? `config file ${loaded.file}` : 'config',
   );
+  const logger = createProxyLogger({ level: settings.logLevel, stream: options.logStream });
+  // before the router: its spans go to the exporter from its first call
+  const otel = settings.otlpEndpoint
+    ? await startOtlpTracing({ endpoint: settings.otlpEndpoint, serviceName: settings.otelServiceName })
+    : undefined;
   const store = storeFor(loaded.routerSettings, loaded.env);
-  const router = new Router(loaded.modelList, loaded.routerSettings, { env: loaded.env, store });
+  const router = new Router(loaded.modelList, loaded.routerSettings, {
+    env: loaded.env,
+    store,
+    logger: routerLogger(logger.child({ component: 'router' })),
+  });
   let db: Database | undefined;
   try {
     const opened = await openDatabase({
@@ -105,9 +122,14 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     db = opened;
     await migrate(opened);
     const directory = (options.jwtDirectory ?? defaultJwtDirectory)(opened);
-    return await serve(opened, router, store, settings, { ...options, jwt: jwt && jwtGate(jwt, directory) });
+    return await serve(opened, router, store, settings, {
+      ...options,
+      jwt: jwt && jwtGate(jwt, directory),
+      logger,
+      otel,
+    });
   } catch (error) {
-    await Promise.allSettled([db?.close(), router.close(), store.close?.()]);
+    await Promise.allSettled([db?.close(), router.close(), store.close?.(), otel?.shutdown()]);
     throw error;
   }
 }
@@ -117,12 +139,16 @@ async function serve(
   router: Router,
   store: Store,
   settings: ReturnType<typeof resolveProxySettings>,
-  options: StartProxyOptions & { jwt: JwtGate | undefined },
+  options: StartProxyOptions & {
+    jwt: JwtGate | undefined;
+    logger: PinoLogger;
+    otel: OtlpTracing | undefined;
+  },
 ): Promise<RunningProxy> {
   const now = Date.now;
   const spend = new SpendWriter(db, {
     flushIntervalMs: settings.spendFlushIntervalMs,
-    ...(options.log && { onError: options.log }),
+    onError: options.log ?? ((message) => options.logger.warn(message)),
   });
   const keys = new KeyCache(
     async (hash) => {
@@ -167,6 +193,12 @@ async function serve(
     now,
     bodyLimit: settings.maxRequestBodyBytes,
     version,
+    observability: {
+      log: options.logger,
+      metrics: createProxyMetrics({ router, spendStats: () => spend.stats() }),
+      metricsPublic: settings.metricsPublic,
+      tracing: requestTracing(trace.getTracer('@svc/router/proxy')),
+    },
   };
   const app = buildProxyApp(ctx);
   await app.listen({ port: options.port ?? 4000, host: options.host ?? '127.0.0.1' });
@@ -186,6 +218,7 @@ async function serve(
         if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
         await Promise.allSettled([router.close(), store.close?.()]);
         await db.close();
+        await options.otel?.shutdown();
       })();
       return closing;
     },

@@ -63,6 +63,9 @@ export class CallObserver {
         attempts,
         stream: record.stream,
         usage: record.usage ?? null,
+        cache_hit: record.cacheHit ?? false,
+        time_to_first_token_ms:
+          record.stream && record.firstMs !== undefined ? record.firstMs - record.startMs : null,
       });
     }
     if (this.callbacks.length > 0) this.#callback('logSuccessEvent', record, response, cost);

@@ -2,6 +2,7 @@ import type { CacheKind } from '../cache/cache-key.js';
 import type { RouterError } from '../errors/router-error.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { Endpoint, ModelGroup, Tier, Usage } from '../types/index.js';
+import type { CallTrace } from './observability/call-trace.js';
 
 /** The pre-call checks of one call on one group: which endpoints may serve it. */
 export type Admits = (endpoint: Endpoint) => boolean;
@@ -48,6 +49,8 @@ export interface Call<T> {
   backoff: { id: string; waitMs: number; error: RouterError } | undefined;
   /** The endpoint chosen for the current attempt. */
   endpoint: Endpoint | undefined;
+  /** The call's span, set by the trace layer when an OpenTelemetry SDK records it. */
+  trace: CallTrace | undefined;
 }
 
 /** How an attempt that produced a result ended, told once (for streams: when the stream ends). */

@@ -1,6 +1,7 @@
 import type { RouterError } from '../errors/router-error.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { Endpoint, ModelGroup, Usage } from '../types/index.js';
+import type { CallTrace } from './observability/call-trace.js';
 
 /** How one attempt ended; `cache_hit`: a call answered from the cache, with no attempt at all. */
 export type OutcomeKind = 'success' | 'failure' | 'aborted' | 'cache_hit';
@@ -38,6 +39,8 @@ export interface AttemptOutcome {
   /** Answered from the response cache (kind `cache_hit`). */
   readonly cacheHit?: boolean | undefined;
   readonly cost?: number | undefined;
+  /** The span of the call, when it is traced: the attempt's span is its child. */
+  readonly trace?: CallTrace | undefined;
 }
 
 export type OutcomeListener = (outcome: AttemptOutcome) => void;

@@ -28,6 +28,7 @@ import { preCallChecksLayer } from './layers/pre-call-checks.js';
 import { retryLayer } from './layers/retry.js';
 import { selectLayer } from './layers/select.js';
 import { tiersLayer } from './layers/tiers.js';
+import { traceLayer } from './layers/trace.js';
 import type { RouterRuntime } from './runtime.js';
 
 /**
@@ -255,7 +256,11 @@ export function buildRouterConfig(
               after: settings.hedge_after === 'p95' ? 'p95' : settings.hedge_after * 1000,
               maxHedges: settings.max_hedges,
             },
-            { now: runtime.now, latencies: latencyWindowsOf(runtime) },
+            {
+              now: runtime.now,
+              latencies: latencyWindowsOf(runtime),
+              onHedge: (group) => runtime.metrics.hedge(group),
+            },
           ),
         ]),
     select,
@@ -278,6 +283,8 @@ export function buildRouterConfig(
       }),
     );
   }
+  // outermost: the call's span covers mirroring, the cache and every attempt
+  outerLayers.unshift(traceLayer({ tracer: runtime.tracer, now: runtime.now }));
   const lean = compose([...outerLayers, ...groupLayers, ...callLayers], unreachable);
   const withFallbacks = compose([...outerLayers, fallbacks, ...groupLayers, ...callLayers], unreachable);
   const configured =

@@ -17,6 +17,10 @@ export interface SuccessEvent {
   stream: boolean;
   /** The usage the provider reported (for streams: the final usage); null when none. */
   usage: Partial<Usage> | null;
+  /** Answered from the response cache (no upstream call, `attempts` 0). */
+  cache_hit: boolean;
+  /** For streams: milliseconds from the attempt's start to its first chunk; null otherwise. */
+  time_to_first_token_ms: number | null;
 }
 
 /** Emitted once per failed attempt (a request that is then retried elsewhere emits one per failure). */

@@ -32,6 +32,7 @@ import { type DeploymentHealth, deploymentHealth } from './deployment-health.js'
 import type { OpenedStream } from './executor.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
 import { noDeploymentsError } from './no-deployments.js';
+import type { RouterMetricsSnapshot } from './observability/router-metrics.js';
 import { buildRouterConfig, type ConfigHooks, type RouterConfig } from './router-config.js';
 import type { RouterEvents } from './router-events.js';
 import { type RouterDependencies, RouterRuntime } from './runtime.js';
@@ -110,6 +111,7 @@ export class Router extends EventEmitter<RouterEvents> {
           to,
           status: error.status,
         });
+        this.#runtime.metrics.fallback(from, to);
         this.#emitSafely('fallback', { from, to, error });
       },
     };
@@ -203,6 +205,24 @@ export class Router extends EventEmitter<RouterEvents> {
     return this.#config.modelList.map((entry) =>
       deploymentHealth(entry, this.#config.registry.byId(entry.model_info.id), tracker, limiter, now()),
     );
+  }
+
+  /**
+   * The router's counts since it started, per deployment (attempts by status class, errors by class,
+   * retries, cache hits, cooldowns, tokens, spend, latency sums, calls in flight), fallbacks per pair of
+   * groups, hedges per group and shared-store errors. Cheap: plain counters copied out; labels are
+   * model groups and deployment ids only, never a key or a user. Feed your own exporter from it.
+   *
+   * @example
+   * for (const d of router.metrics().deployments) console.log(d.model_id, d.requests['5xx'] ?? 0);
+   */
+  metrics(): RouterMetricsSnapshot {
+    const { registry } = this.#config;
+    const configured = this.#config.modelList.flatMap((e) => {
+      const endpoint = registry.byId(e.model_info.id);
+      return endpoint ? [endpoint.deployment] : [];
+    });
+    return this.#runtime.metrics.snapshot(configured, (id) => this.#runtime.limiter.inFlight(id));
   }
 
   /** A chat completion, or with `stream: true` an async iterable of chunks. */

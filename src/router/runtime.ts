@@ -1,3 +1,4 @@
+import { type Tracer, trace } from '@opentelemetry/api';
 import type { EventEmitter } from 'eventemitter3';
 import type { AlertingSettings } from '../alerting/alert.js';
 import { Alerter } from '../alerting/alerter.js';
@@ -22,6 +23,8 @@ import type { ModelGroup } from '../types/index.js';
 import type { Call } from './call.js';
 import { CallObserver } from './call-observer.js';
 import { Executor } from './executor.js';
+import { recordAttemptSpan } from './observability/attempt-span.js';
+import { RouterMetrics } from './observability/router-metrics.js';
 import { type AttemptOutcome, OutcomeChannel } from './outcomes.js';
 import type { RouterEvents } from './router-events.js';
 
@@ -50,6 +53,11 @@ export interface RouterDependencies {
    * fields redacted. @default silent, unless `set_verbose` or `debug_level: 'DEBUG'` log to stderr
    */
   logger?: Logger;
+  /**
+   * Where the router's spans go (one per call, a child per attempt). @default the global tracer of
+   * `@opentelemetry/api`: spans record nothing until an OpenTelemetry SDK is registered
+   */
+  tracer?: Tracer;
 }
 
 /** What the runtime reads from the config in force, each time it needs it. */
@@ -99,6 +107,9 @@ export class RouterRuntime {
   readonly tracker: CooldownTracker;
   readonly limiter = new ConcurrencyLimiter();
   readonly outcomes = new OutcomeChannel();
+  /** Running counts behind `router.metrics()`. */
+  readonly metrics = new RouterMetrics();
+  readonly tracer: Tracer;
   /** Requests and tokens per deployment per minute, in the store (`rpm`/`tpm` limits, usage strategies). */
   readonly usage: UsageCounters;
   readonly observer: CallObserver;
@@ -128,6 +139,7 @@ export class RouterRuntime {
     this.usage = new UsageCounters(this.store, () => undefined); // the store's health watch reports outages
     this.adapters = createProviderRegistry(deps.providers ?? []);
     this.injectedLogger = deps.logger;
+    this.tracer = deps.tracer ?? trace.getTracer('@svc/router');
     this.http = new HttpClient({ connections: settings.connections });
     this.executor = new Executor(this.http);
     this.observer = new CallObserver(emitter, []);
@@ -148,6 +160,7 @@ export class RouterRuntime {
       store: this.store,
       shared: this.#shared,
       onCooldown: (event) => {
+        this.metrics.cooldown(event.model_id, event.model_group);
         this.#current?.().logger.info(
           `deployment ${event.model_id} (${event.model_group}) cooled for ${event.cooldown_time} s after a ${event.status}`,
           { ...event },
@@ -175,6 +188,7 @@ export class RouterRuntime {
     const store = injected ?? (redis ? new RedisStore(redis) : undefined);
     if (!store) return new MemoryStore();
     const health = new StoreHealth({
+      failure: () => this.metrics.storeError(),
       outage: (error) => {
         const reason = error instanceof Error ? error.message : String(error);
         this.#current?.().logger.warn(
@@ -252,7 +266,12 @@ export class RouterRuntime {
   /** Wires the outcome channel: slots, cooldowns, strategies, events and the log all learn from it. */
   listen(current: () => CurrentConfig): void {
     this.#current = current;
-    const { tracker, limiter, observer, now, usage } = this;
+    const { tracker, limiter, observer, now, usage, metrics, tracer } = this;
+    // first: a cooldown the tracker's listener raises is counted on the deployment's entry
+    this.outcomes.listen((o) => metrics.record(o));
+    this.outcomes.listen((o) => {
+      if (o.trace) recordAttemptSpan(tracer, o);
+    });
     this.outcomes.listen((o) => {
       if (o.kind === 'cache_hit') return; // no slot was taken, nothing was learned
       const id = o.endpoint.deployment.id;

@@ -103,5 +103,6 @@ export function startCall<B extends RoutableRequest, T>(
     strategy: undefined,
     backoff: undefined,
     endpoint: undefined,
+    trace: undefined,
   };
 }

@@ -2,6 +2,8 @@ import { isPromise, type MaybePromise, type Store } from './store.js';
 
 /** What a watched store reports. */
 export interface StoreHealthEvents {
+  /** Every failed operation (counted by the router's metrics). */
+  failure?(error: unknown): void;
   /** The first failure after a healthy period: the store is down (or too slow). */
   outage(error: unknown): void;
   /** It answers again, after an outage of `downMs`. */
@@ -33,6 +35,7 @@ export class StoreHealth {
   }
 
   failed(error: unknown): void {
+    this.events.failure?.(error);
     const now = this.now();
     this.#lastFailureAt = now;
     if (this.#down) return;

@@ -14,6 +14,9 @@ describe('general_settings', () => {
       key_cache_ttl: 10,
       spend_flush_interval: 0.5,
       drain_timeout: 30,
+      log_level: 'info',
+      metrics_public: false,
+      otel_service_name: 'svc-router',
     });
   });
 

@@ -72,6 +72,7 @@ export async function startTestProxy(
       master_key: MASTER_KEY,
       data_dir: dataDir,
       spend_flush_interval: 0.05,
+      log_level: 'silent',
       ...database,
       ...options.general_settings,
     },

@@ -27,6 +27,14 @@ export const generalSettingsSchema = z.strictObject({
   key_cache_ttl: seconds(3600).default(10),
   spend_flush_interval: z.number().positive().max(60).default(0.5),
   drain_timeout: seconds(3600).default(30),
+  /** The proxy's JSON log lines at this level and above; `silent` writes none. */
+  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `GET /metrics` without the master key (for a scraper inside a trusted network). */
+  metrics_public: z.boolean().default(false),
+  /** An OTLP/HTTP collector's base URL: spans are exported there (`/v1/traces`). */
+  otel_exporter_otlp_endpoint: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+  /** `service.name` of exported spans. */
+  otel_service_name: z.string().min(1).default('svc-router'),
 });
 
 export type GeneralSettings = z.output<typeof generalSettingsSchema>;
@@ -44,6 +52,11 @@ export interface ProxySettings {
   keyCacheTtlMs: number;
   spendFlushIntervalMs: number;
   drainTimeoutMs: number;
+  logLevel: GeneralSettings['log_level'];
+  metricsPublic: boolean;
+  /** Where spans are exported; undefined: not exported by the proxy. */
+  otlpEndpoint: string | undefined;
+  otelServiceName: string;
 }
 
 /** An environment fallback checked by its `general_settings` rule; named by its variable, never quoted. */
@@ -88,5 +101,9 @@ export function resolveProxySettings(
     keyCacheTtlMs: general.key_cache_ttl * 1000,
     spendFlushIntervalMs: general.spend_flush_interval * 1000,
     drainTimeoutMs: general.drain_timeout * 1000,
+    logLevel: general.log_level,
+    metricsPublic: general.metrics_public,
+    otlpEndpoint: general.otel_exporter_otlp_endpoint,
+    otelServiceName: general.otel_service_name,
   };
 }

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestTracing } from '../observability/request-tracing.js';
 
 /** What the proxy tracks of each request, from its first byte to its reply. */
 export interface CallState {
-  /** Sent back as `x-svc-call-id`; the spend row's `call_id`. */
+  /** Sent back as `x-svc-call-id`; the spend row's `call_id`; the trace id when the request is traced. */
   callId: string;
+  /** The request's server span, when an OpenTelemetry SDK records it: the router's spans are its children. */
+  span?: Span | undefined;
   /** Epoch ms at which the request arrived. */
   startedAt: number;
   /** `performance.now()` at arrival, for durations. */
@@ -26,12 +30,19 @@ export function overheadMs(state: CallState, at = performance.now()): string {
 
 /**
  * Gives every request a call id and a clock, and every reply the `x-svc-call-id` and
- * `x-svc-overhead-ms` headers (streams set them themselves before their first byte).
+ * `x-svc-overhead-ms` headers (streams set them themselves before their first byte). With `tracing`,
+ * the call id is the request id it made (the trace id when traced).
  */
-export function trackCalls(app: FastifyInstance, now: () => number): void {
+export function trackCalls(app: FastifyInstance, now: () => number, tracing?: RequestTracing): void {
   app.decorateRequest('svc', null as unknown as CallState);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    request.svc = { callId: randomUUID(), startedAt: now(), startedMark: performance.now(), routerMs: 0 };
+    request.svc = {
+      callId: tracing ? request.id : randomUUID(),
+      span: tracing?.spanOf(request.raw),
+      startedAt: now(),
+      startedMark: performance.now(),
+      routerMs: 0,
+    };
     reply.header('x-svc-call-id', request.svc.callId);
   });
   app.addHook('onSend', async (request, reply) => {

@@ -1,3 +1,4 @@
+import { context, trace } from '@opentelemetry/api';
 import type { ChatCompletionStream } from '../../router/chat-stream.js';
 import type { CallState } from '../http/call-state.js';
 import type { CallLedger } from '../spend/call-ledger.js';
@@ -14,7 +15,8 @@ export async function routedCall<T>(
 ): Promise<T> {
   const started = performance.now();
   try {
-    return await call();
+    // a traced request: the router's call span becomes a child of the request's span
+    return await (state.span ? context.with(trace.setSpan(context.active(), state.span), call) : call());
   } catch (error) {
     ledger.fail(error, signal.aborted);
     throw error;

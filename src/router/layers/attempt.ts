@@ -53,6 +53,7 @@ export function attemptLayer(deps: AttemptDeps): Layer {
       failures: call.failures,
       response: s?.response,
       cost: s?.cost,
+      trace: call.trace,
     });
   // a failed attempt, reported: the error the call goes on with
   const failed = <T>(call: Call<T>, endpoint: Endpoint, startMs: number, err: unknown): unknown => {

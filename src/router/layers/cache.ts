@@ -128,6 +128,7 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
           response: s.response,
           cost: 0,
           cacheHit: true,
+          trace: call.trace,
         }),
     };
   };

@@ -15,6 +15,8 @@ export interface HedgeDeps {
   now(): number;
   /** Observed latencies per group (for `p95`), kept by the runtime. */
   latencies: LatencyWindows;
+  /** Told of each hedge started (for metrics). */
+  onHedge?(group: string): void;
 }
 
 /** One attempt of a race: a copy of the call with its own cursor and its own abort. */
@@ -53,7 +55,7 @@ export function hedgeLayer(options: HedgeOptions, deps: HedgeDeps): Layer {
       const routed =
         delayMs === undefined || options.maxHedges < 1
           ? await next(call)
-          : await race(next, call, delayMs, options.maxHedges, now);
+          : await race(next, call, delayMs, options.maxHedges, deps);
       window.add(routed.firstMs - startMs);
       return routed;
     };
@@ -69,8 +71,9 @@ function race<T>(
   call: Call<T>,
   delayMs: number,
   maxHedges: number,
-  now: () => number,
+  deps: HedgeDeps,
 ): Promise<Routed<T>> {
+  const { now } = deps;
   // shared by every runner: a failure on any of them is a failure of this call
   call.excluded ??= new Set();
   call.timedOut ??= new Set();
@@ -144,6 +147,7 @@ function race<T>(
         if (done) return;
         hedges += 1;
         if (hedges < maxHedges) arm();
+        deps.onHedge?.(call.group.name);
         launch(true);
       }, delayMs);
     };

@@ -66,6 +66,7 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
     strategy: undefined,
     backoff: undefined,
     endpoint: undefined,
+    trace: undefined, // a mirror is not part of the caller's call, nor of its trace
   };
   const failed = (err: unknown) =>
     deps.logger().warn(`mirror of ${rule.from} to ${rule.to.name} failed: ${(err as Error)?.message}`, {

@@ -85,6 +85,7 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
     strategy: undefined,
     backoff: undefined,
     endpoint: undefined,
+    trace: undefined,
     ...overrides,
   };
 }

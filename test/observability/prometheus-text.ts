@@ -1,0 +1,34 @@
+/** One sample of a Prometheus text exposition. */
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The samples of a Prometheus text exposition (comments left out). */
+export function parseSamples(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[key!] = value!;
+    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+/** The value of the one sample with this name and these labels (others may be set), or 0 when none. */
+export function sampleValue(
+  samples: readonly Sample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number {
+  const found = samples.filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
+  if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
+  return found[0]?.value ?? 0;
+}

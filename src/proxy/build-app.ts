@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { trackCalls } from './http/call-state.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import type { ProxyContext } from './proxy-context.js';
+import { registerConfigRoutes } from './routes/config-update.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerJwtKeyMappingRoutes } from './routes/jwt-key-mappings.js';
 import { registerKeyRoutes } from './routes/keys.js';
@@ -55,5 +56,6 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerUserRoutes(app, ctx);
   registerOrganizationRoutes(app, ctx);
   registerJwtKeyMappingRoutes(app, ctx);
+  registerConfigRoutes(app, ctx);
   return app;
 }

@@ -3,6 +3,7 @@ import type { Authenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
 import type { KeyCache } from './auth/key-cache.js';
 import type { TeamCache } from './auth/team-cache.js';
+import type { SettingsSync } from './config/settings-sync.js';
 import type { Database } from './db/database.js';
 import type { Admit } from './limits/admission.js';
 
@@ -38,4 +39,6 @@ export interface ProxyContext {
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   version: string;
+  /** Stored `router_settings` shared by every process (`/config/update`); absent in bare test contexts. */
+  settings?: SettingsSync | undefined;
 }

@@ -73,6 +73,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     cluster.on('message', (worker: Worker, message: unknown) => {
       if (!isListeningMessage(message)) return;
       listening.add(worker.id);
+      options.err(`svc-router: worker ${worker.process.pid} serving`);
       if (!ready && listening.size >= options.workers) {
         ready = true;
         options.out(`svc-router listening on ${message.url} (${options.workers} workers)`);

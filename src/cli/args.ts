@@ -14,7 +14,7 @@ Serves the router over HTTP (OpenAI and Anthropic APIs, virtual keys, spend logs
   -c, --config <file>   the config file (YAML or JSON)               required
   -p, --port <n>        port to listen on (0 picks a free one)       4000
       --host <addr>     address to listen on                         127.0.0.1
-      --workers <n>     processes (1 in this version)                1
+      --workers <n>     processes sharing the port (needs Postgres)  1
   -h, --help            this text
   -v, --version         the version
 

@@ -4,6 +4,7 @@ import { trackCalls } from './http/call-state.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import { observeRequests } from './observability/http-hooks.js';
 import type { ProxyContext } from './proxy-context.js';
+import { registerConfigRoutes } from './routes/config-update.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerJwtKeyMappingRoutes } from './routes/jwt-key-mappings.js';
 import { registerKeyRoutes } from './routes/keys.js';
@@ -67,5 +68,6 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerOrganizationRoutes(app, ctx);
   registerJwtKeyMappingRoutes(app, ctx);
   registerMetricsRoute(app, ctx);
+  registerConfigRoutes(app, ctx);
   return app;
 }

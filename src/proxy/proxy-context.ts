@@ -4,6 +4,7 @@ import type { Authenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
 import type { KeyCache } from './auth/key-cache.js';
 import type { TeamCache } from './auth/team-cache.js';
+import type { SettingsSync } from './config/settings-sync.js';
 import type { Database } from './db/database.js';
 import type { Admit } from './limits/admission.js';
 import type { ProxyMetrics } from './observability/proxy-metrics.js';
@@ -53,4 +54,6 @@ export interface ProxyContext {
   version: string;
   /** Logs, `/metrics` and request spans; absent: none of them (an app built bare, for tests). */
   observability?: ProxyObservability | undefined;
+  /** Stored `router_settings` shared by every process (`/config/update`); absent in bare test contexts. */
+  settings?: SettingsSync | undefined;
 }

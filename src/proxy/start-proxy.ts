@@ -18,6 +18,7 @@ import { TeamCache } from './auth/team-cache.js';
 import { secretDigest } from './auth/virtual-key.js';
 import { buildProxyApp } from './build-app.js';
 import { generalSettingsSchema, resolveProxySettings } from './config/general-settings.js';
+import { SettingsSync } from './config/settings-sync.js';
 import type { Database } from './db/database.js';
 import { findKeyByHash } from './db/keys-repo.js';
 import { migrate } from './db/migrate.js';
@@ -150,20 +151,26 @@ async function serve(
     flushIntervalMs: settings.spendFlushIntervalMs,
     onError: options.log ?? ((message) => options.logger.warn(message)),
   });
-  const keys = new KeyCache(
-    async (hash) => {
-      const record = await findKeyByHash(db, hash);
-      return record && identityOf(record);
+  // other processes of the deployment share the database: stored router_settings and key changes reach
+  // this one through the same poll
+  const sync = new SettingsSync({
+    db,
+    router,
+    onAuthChange: () => {
+      keys.clear();
+      teams.clear();
     },
-    { ttlMs: settings.keyCacheTtlMs },
-  );
-  const teams = new TeamCache(
-    async (teamId) => {
-      const team = await getTeam(db, teamId);
-      return team && { blocked: team.blocked };
-    },
-    { ttlMs: settings.keyCacheTtlMs },
-  );
+    log: options.log,
+  });
+  const announce = { ttlMs: settings.keyCacheTtlMs, onInvalidate: () => sync.announceAuthChange() };
+  const keys = new KeyCache(async (hash) => {
+    const record = await findKeyByHash(db, hash);
+    return record && identityOf(record);
+  }, announce);
+  const teams = new TeamCache(async (teamId) => {
+    const team = await getTeam(db, teamId);
+    return team && { blocked: team.blocked };
+  }, announce);
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: async () => void (await db.query('SELECT 1')) },
   ];
@@ -199,8 +206,10 @@ async function serve(
       metricsPublic: settings.metricsPublic,
       tracing: requestTracing(trace.getTracer('@svc/router/proxy')),
     },
+    settings: sync,
   };
   const app = buildProxyApp(ctx);
+  await sync.start();
   await app.listen({ port: options.port ?? 4000, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 4000);
@@ -214,6 +223,7 @@ async function serve(
     close: () => {
       closing ??= (async () => {
         await drain(app, settings.drainTimeoutMs);
+        await sync.close();
         const { unwritten } = await spend.close({ deadlineMs: settings.drainTimeoutMs });
         if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
         await Promise.allSettled([router.close(), store.close?.()]);

@@ -42,3 +42,10 @@ describe('svc-router arguments', () => {
     expect(parseArgs(['--version'])).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 });
+
+describe('worker restart backoff', () => {
+  it('waits 1 s after one death in a minute, doubling to at most 30 s', async () => {
+    const { restartDelayMs } = await import('../../src/cli/cluster.js');
+    expect([1, 2, 3, 6, 20].map(restartDelayMs)).toEqual([1000, 2000, 4000, 30_000, 30_000]);
+  });
+});

@@ -6,12 +6,22 @@ const MISSING = Object.freeze({ missing: true as const });
  * Records by id, kept for a short TTL so that a warm lookup on the request path costs no database round
  * trip. Concurrent misses for one id share one query; an id with no record is remembered too (a client
  * retrying a bad key does not hammer the database). A change made through this process invalidates the
- * entry at once; other processes see it within the TTL.
+ * entry at once; other processes hear of it through `onInvalidate` (or see it within the TTL).
  */
 export class LookupCache<V extends object> {
   readonly #cache: LRUCache<string, V | typeof MISSING>;
+  readonly #onInvalidate: ((id: string) => void) | undefined;
 
-  constructor(lookup: (id: string) => Promise<V | undefined>, options: { ttlMs: number; max?: number }) {
+  constructor(
+    lookup: (id: string) => Promise<V | undefined>,
+    options: {
+      ttlMs: number;
+      max?: number;
+      /** Told of every `invalidate` (a record changed here): how other processes hear of it. */
+      onInvalidate?: (id: string) => void;
+    },
+  ) {
+    this.#onInvalidate = options.onInvalidate;
     this.#cache = new LRUCache<string, V | typeof MISSING>({
       max: options.max ?? 50_000,
       ttl: Math.max(1, options.ttlMs),
@@ -28,5 +38,11 @@ export class LookupCache<V extends object> {
   /** Forgets one id: the next lookup reads it again. */
   invalidate(id: string): void {
     this.#cache.delete(id);
+    this.#onInvalidate?.(id);
+  }
+
+  /** Forgets every record (another process changed one): each is read again on its next use. */
+  clear(): void {
+    this.#cache.clear();
   }
 }

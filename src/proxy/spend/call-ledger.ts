@@ -119,7 +119,8 @@ export class CallLedger {
     const { usage } = outcome;
     reservation.settle(outcome.cost);
     const key = caller.kind === 'key' ? caller.key : undefined;
-    if (key && usage) limits.recordTokens(key.keyHash, usage.total_tokens);
+    // tokens are counted only where a tpm_limit reads them: no store round trip for keys without one
+    if (key && key.tpmLimit !== null && usage) limits.recordTokens(key.keyHash, usage.total_tokens);
     const who = chargedTo(caller, this.facts.endUser);
     const end = now();
     // every field named, no `...rest`: a spread followed by more properties made V8 build this row on

@@ -53,6 +53,7 @@ const proxy = await startProxy({
       master_key: BENCH_MASTER_KEY,
       data_dir: dataDir,
       enable_jwt_auth: true,
+      log_level: 'warn', // stdout carries this process's address line
       ...(databaseUrl && { database_url: databaseUrl, database_schema: 'svc_bench_proxy' }),
     },
   },

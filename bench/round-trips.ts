@@ -44,7 +44,12 @@ const proxy = await startProxy({
       model_info: { id },
     })),
     router_settings: { redis_url: REDIS_URL, cache_kwargs: { namespace } },
-    general_settings: { master_key: MASTER, database_url: POSTGRES_URL, database_schema: schema },
+    general_settings: {
+      master_key: MASTER,
+      database_url: POSTGRES_URL,
+      database_schema: schema,
+      log_level: 'warn',
+    },
   },
   port: 0,
   env: {},

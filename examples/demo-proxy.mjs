@@ -33,6 +33,7 @@ await writeFile(
     model_info: { id: east }
 general_settings:
   master_key: ${MASTER_KEY}
+  log_level: warn
 `,
 );
 

@@ -188,6 +188,22 @@ function whenReady(worker: Worker, where: string): Promise<void> {
 }
 
 /**
+ * A Database served by `worker`, a thread speaking pglite-worker-protocol.ts, once it reports that
+ * its engine opened. A worker that dies rejects the calls pending and every later one.
+ * @throws DatabaseUnavailableError naming `where` when the worker reports a failure or stops first;
+ * the worker is then terminated.
+ */
+export async function connectPgliteWorker(worker: Worker, where: string): Promise<Database> {
+  try {
+    await whenReady(worker, where);
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  return new PgliteWorkerDatabase(worker);
+}
+
+/**
  * Opens (or creates) an embedded PGlite database in a worker thread. Only one process may open a
  * given `dataDir`. `close()` closes the engine and ends the thread; an idle database never keeps the
  * process alive.
@@ -196,13 +212,6 @@ function whenReady(worker: Worker, where: string): Promise<void> {
  */
 export async function openPgliteWorker(options: PgliteOptions): Promise<Database> {
   if (options.schema !== undefined) quoteSchemaName(options.schema);
-  const data: PgliteWorkerData = { dataDir: options.dataDir, schema: options.schema };
-  const worker = startWorker(data);
-  try {
-    await whenReady(worker, options.dataDir ?? 'memory');
-  } catch (error) {
-    await worker.terminate();
-    throw error;
-  }
-  return new PgliteWorkerDatabase(worker);
+  const worker = startWorker({ dataDir: options.dataDir, schema: options.schema });
+  return connectPgliteWorker(worker, options.dataDir ?? 'memory');
 }

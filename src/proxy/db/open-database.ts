@@ -1,5 +1,5 @@
 import type { Database } from './database.js';
-import { openPglite } from './pglite-database.js';
+import { openPgliteWorker } from './pglite-worker-database.js';
 import { openPostgres, type PostgresOptions } from './postgres-database.js';
 
 /** Which database to open. */
@@ -23,7 +23,7 @@ export interface OpenDatabaseOptions extends Omit<PostgresOptions, 'url'> {
 
 /**
  * Opens the proxy's database: a pooled connection to PostgreSQL when `url` is given, else PGlite
- * persisted at `dataDir` (or in memory). Both speak the same SQL; apply `migrate` before use.
+ * persisted at `dataDir` (or in memory), its engine in a worker thread. Both speak the same SQL; apply `migrate` before use.
  *
  * @example
  * const db = await openDatabase({ url: process.env.DATABASE_URL, dataDir: '/etc/svc/.svc-router' });
@@ -34,5 +34,5 @@ export interface OpenDatabaseOptions extends Omit<PostgresOptions, 'url'> {
 export function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const { url, dataDir, ...rest } = options;
   if (url !== undefined && url !== '') return openPostgres({ ...rest, url });
-  return openPglite({ dataDir, schema: rest.schema });
+  return openPgliteWorker({ dataDir, schema: rest.schema });
 }

@@ -20,8 +20,9 @@ const asQueryable = (db: PGlite | Transaction): Queryable => ({
 });
 
 /**
- * A Database on PGlite (PostgreSQL compiled to WebAssembly, in this process). It has one session:
- * statements and transactions are served one at a time, in order.
+ * A Database on PGlite (PostgreSQL compiled to WebAssembly, in the calling thread: the proxy reaches it
+ * through pglite-worker-database.ts, off its event loop). It has one session: statements and
+ * transactions are served one at a time, in order.
  */
 class PgliteDatabase implements Database {
   readonly engine = 'pglite' as const;

@@ -7,6 +7,7 @@ import {
   RouterError,
 } from '../../../src/errors/index.js';
 import { anthropicErrorBody, anthropicErrorEvent } from '../../../src/proxy/anthropic/anthropic-error.js';
+import { ProxyError } from '../../../src/proxy/http/proxy-error.js';
 
 describe('anthropicErrorBody', () => {
   it('gives a router error its Anthropic type, message and code', () => {
@@ -42,7 +43,7 @@ describe('anthropicErrorBody', () => {
   });
 
   it("reads the proxy's own errors by their status and code", () => {
-    const proxyError = Object.assign(new Error('Budget exceeded.'), { status: 400, code: 'budget_exceeded' });
+    const proxyError = new ProxyError(400, 'budget_exceeded', 'Budget exceeded.');
     expect(anthropicErrorBody(proxyError).error).toEqual({
       type: 'invalid_request_error',
       message: 'Budget exceeded.',

@@ -22,7 +22,7 @@ describe('GET /metrics after a known sequence of calls', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestProxy('pglite', {
+    t = await startTestProxy('postgres', {
       models: (mock) => [mockDeployment(mock, 'east'), mockDeployment(mock, 'west', 'backup')],
       router_settings: { num_retries: 0, fallbacks: [{ 'gpt-4o': ['backup'] }], cache_responses: true },
     });
@@ -118,7 +118,7 @@ describe('GET /metrics after a known sequence of calls', () => {
 
 describe('GET /metrics access', () => {
   it('needs the master key by default', async () => {
-    const t = await startTestProxy('pglite');
+    const t = await startTestProxy('postgres');
     try {
       expect((await fetch(`${t.url}/metrics`)).status).toBe(401);
       expect((await fetch(`${t.url}/metrics`, { headers: t.admin })).status).toBe(200);
@@ -128,7 +128,7 @@ describe('GET /metrics access', () => {
   });
 
   it('answers without a key with metrics_public: true', async () => {
-    const t = await startTestProxy('pglite', { general_settings: { metrics_public: true } });
+    const t = await startTestProxy('postgres', { general_settings: { metrics_public: true } });
     try {
       const res = await fetch(`${t.url}/metrics`);
       expect(res.status).toBe(200);

@@ -14,7 +14,7 @@ import { createAuthenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
 import { KeyCache } from './auth/key-cache.js';
 import { identityOf } from './auth/key-identity.js';
-import { TeamCache } from './auth/team-cache.js';
+import { TeamCache, teamStatusOf } from './auth/team-cache.js';
 import { secretDigest } from './auth/virtual-key.js';
 import { buildProxyApp } from './build-app.js';
 import { generalSettingsSchema, resolveProxySettings } from './config/general-settings.js';
@@ -28,7 +28,7 @@ import { DbJwtDirectory } from './jwt/db-directory.js';
 import { jwtGate, resolveProxyJwtSettings } from './jwt/jwt-settings.js';
 import { createAdmission } from './limits/admission.js';
 import { BudgetGate } from './limits/budget-gate.js';
-import { KeyRateLimits } from './limits/key-rate-limits.js';
+import { RateLimits } from './limits/rate-limits.js';
 import { type OtlpTracing, startOtlpTracing } from './observability/otlp-tracing.js';
 import { createProxyLogger, routerLogger } from './observability/proxy-logger.js';
 import { createProxyMetrics } from './observability/proxy-metrics.js';
@@ -169,7 +169,7 @@ async function serve(
   }, announce);
   const teams = new TeamCache(async (teamId) => {
     const team = await getTeam(db, teamId);
-    return team && { blocked: team.blocked };
+    return team && teamStatusOf(team);
   }, announce);
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: async () => void (await db.query('SELECT 1')) },
@@ -191,7 +191,8 @@ async function serve(
     jwt: options.jwt,
     admit: createAdmission({
       budgets: new BudgetGate(),
-      limits: new KeyRateLimits(store, now),
+      limits: new RateLimits(store, now),
+      teams,
       sink: (row) => spend.add(row),
       now,
     }),

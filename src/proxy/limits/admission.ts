@@ -1,31 +1,66 @@
+import { anyWildcard } from '../../jwt/wildcard.js';
 import { checkModelAccess } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
+import type { TeamCache } from '../auth/team-cache.js';
+import { ProxyError } from '../http/proxy-error.js';
 import { type CallFacts, CallLedger } from '../spend/call-ledger.js';
 import type { SpendSink } from '../spend/spend-entry.js';
 import type { BudgetGate, BudgetReservation } from './budget-gate.js';
-import type { KeyRateLimits } from './key-rate-limits.js';
-
-const UNLIMITED: BudgetReservation = Object.freeze({ settle() {} });
+import { isLimited, keyOwner, type LimitedOwner, teamOwner } from './limited-owner.js';
+import type { RateLimits } from './rate-limits.js';
 
 /** Lets a call through the caller's model list, rate limits and budget, and opens its ledger. */
 export type Admit = (caller: Caller, facts: CallFacts, signal: AbortSignal) => Promise<CallLedger>;
 
-/** Builds the admission step from the proxy's limits and its spend sink. */
+const NONE: readonly LimitedOwner[] = Object.freeze([]);
+
+/** Builds the admission step from the proxy's limits, its team lookups and its spend sink. */
 export function createAdmission(deps: {
   budgets: BudgetGate;
-  limits: KeyRateLimits;
+  limits: RateLimits;
+  teams: TeamCache;
   sink: SpendSink;
   now: () => number;
 }): Admit {
-  const { budgets, limits, sink, now } = deps;
+  const { budgets, limits, teams, sink, now } = deps;
+
+  /** The key and the team the call is charged to, those of them with a budget or a limit. */
+  const ownersOf = async (caller: Caller, model: string): Promise<readonly LimitedOwner[]> => {
+    if (caller.kind === 'master') return NONE;
+    const teamId = caller.kind === 'key' ? caller.key.teamId : (caller.auth.team_id ?? null);
+    const key = caller.kind === 'key' ? keyOwner(caller.key) : undefined;
+    const team = teamId === null ? undefined : await teams.get(teamId);
+    // a JWT's team models are applied by the JWT module (its allowed_models); a key's are checked here
+    if (caller.kind === 'key' && team) checkTeamModels(teamId!, team.models, model);
+    const owners: LimitedOwner[] = [];
+    if (key && isLimited(key)) owners.push(key);
+    if (team) {
+      const owner = teamOwner(teamId!, team);
+      if (isLimited(owner)) owners.push(owner);
+    }
+    return owners;
+  };
+
   return async (caller, facts, signal) => {
     checkModelAccess(caller, facts.model);
-    let reservation = UNLIMITED;
-    if (caller.kind === 'key') {
-      const { key } = caller;
-      await limits.admit(key.keyHash, key.rpmLimit, key.tpmLimit);
-      reservation = await budgets.admit(key.keyHash, key.maxBudget, key.spend, signal);
+    const owners = await ownersOf(caller, facts.model);
+    const reservations: BudgetReservation[] = [];
+    try {
+      for (const owner of owners) await limits.admit(owner);
+      for (const owner of owners) reservations.push(await budgets.admit(owner, signal));
+    } catch (error) {
+      for (const reservation of reservations) reservation.settle(0);
+      throw error;
     }
-    return new CallLedger({ caller, reservation, limits, sink, now }, facts);
+    return new CallLedger({ owners, reservations, limits, sink, now, caller }, facts);
   };
+}
+
+function checkTeamModels(teamId: string, models: readonly string[], model: string): void {
+  if (models.length === 0 || anyWildcard(models)(model)) return;
+  throw new ProxyError(
+    403,
+    'model_not_allowed',
+    `This key's team \`${teamId}\` may not call model \`${model}\`; it may call: ${models.join(', ')}.`,
+  );
 }

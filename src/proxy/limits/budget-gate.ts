@@ -1,11 +1,12 @@
 import { ProxyError } from '../http/proxy-error.js';
+import type { LimitedOwner } from './limited-owner.js';
 
 /** A call admitted against a budget; settle it exactly once with what the call cost. */
 export interface BudgetReservation {
   settle(cost: number): void;
 }
 
-interface KeyBudget {
+interface OwnerBudget {
   /** Dollars known spent: the database's figure, plus what this process settled since. */
   spent: number;
   inFlight: number;
@@ -17,32 +18,28 @@ interface KeyBudget {
 const FREE: BudgetReservation = Object.freeze({ settle() {} });
 
 /**
- * Keeps a budgeted key's calls from overspending when many race for its last dollars. A call is
- * admitted only while what is spent plus what the calls in flight may cost stays under the budget;
- * the others wait for a call to settle (until their own deadline). Until a key's first call has
- * settled nothing is known of its cost, so its calls go one at a time. The most a key can overspend
- * is one call's cost (the call admitted with the last cents), given calls cost no more than the
- * dearest seen.
+ * Keeps a budgeted owner's calls (a key's, a team's) from overspending when many race for its last
+ * dollars. A call is admitted only while what is spent plus what the calls in flight may cost stays
+ * under the budget; the others wait for a call to settle (until their own deadline). Until an owner's
+ * first call has settled nothing is known of its cost, so its calls go one at a time. The most an
+ * owner can overspend is one call's cost (the call admitted with the last cents), given calls cost no
+ * more than the dearest seen.
  */
 export class BudgetGate {
   // kept for the process's life: what was settled here may not be in the database (or the key cache) yet
-  readonly #keys = new Map<string, KeyBudget>();
+  readonly #owners = new Map<string, OwnerBudget>();
 
   /**
-   * Admits a call on `id` with budget `max` (dollars; null is unlimited), whose database spend is
-   * `storedSpend`. Throws 400 `budget_exceeded` once spend reaches the budget; waits while admitting
-   * would risk overspending; the wait ends with `signal`.
+   * Admits a call on `owner` (its `maxBudget` in dollars, null is unlimited; its `spend` as the
+   * database knows it). Throws 400 `budget_exceeded` once spend reaches the budget; waits while
+   * admitting would risk overspending; the wait ends with `signal`.
    */
-  async admit(
-    id: string,
-    max: number | null,
-    storedSpend: number,
-    signal?: AbortSignal,
-  ): Promise<BudgetReservation> {
+  async admit(owner: LimitedOwner, signal?: AbortSignal): Promise<BudgetReservation> {
+    const max = owner.maxBudget;
     if (max === null) return FREE;
-    const budget = this.#budget(id, storedSpend);
+    const budget = this.#budget(owner.id, owner.spend);
     for (;;) {
-      if (budget.spent >= max) throw exceeded(budget.spent, max);
+      if (budget.spent >= max) throw exceeded(owner.label, budget.spent, max);
       const assumed =
         budget.estimate === undefined ? (budget.inFlight > 0 ? max : 0) : budget.inFlight * budget.estimate;
       if (budget.spent + assumed < max) break;
@@ -62,11 +59,11 @@ export class BudgetGate {
     };
   }
 
-  #budget(id: string, storedSpend: number): KeyBudget {
-    let budget = this.#keys.get(id);
+  #budget(id: string, storedSpend: number): OwnerBudget {
+    let budget = this.#owners.get(id);
     if (!budget) {
       budget = { spent: storedSpend, inFlight: 0, estimate: undefined, waiters: [] };
-      this.#keys.set(id, budget);
+      this.#owners.set(id, budget);
     } else if (storedSpend > budget.spent) {
       budget.spent = storedSpend;
     }
@@ -74,15 +71,15 @@ export class BudgetGate {
   }
 }
 
-function exceeded(spent: number, max: number): ProxyError {
+function exceeded(who: string, spent: number, max: number): ProxyError {
   return new ProxyError(
     400,
     'budget_exceeded',
-    `Budget exceeded: this key has spent $${spent.toFixed(6)} of its max_budget $${max}.`,
+    `Budget exceeded: ${who} has spent $${spent.toFixed(6)} of its max_budget $${max}.`,
   );
 }
 
-function waitForSettle(budget: KeyBudget, signal: AbortSignal | undefined): Promise<void> {
+function waitForSettle(budget: OwnerBudget, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);

@@ -10,6 +10,9 @@ export const idField = z.string().trim().min(1).max(256);
 /** A budget in dollars. */
 export const budgetField = z.number().nonnegative();
 
+/** A per-minute limit (`rpm_limit`, `tpm_limit`). */
+export const limitField = z.number().int().positive();
+
 /** Free-form data kept with a record. */
 export const metadataField = z.record(z.string(), z.unknown());
 

@@ -10,6 +10,7 @@ import {
   authenticateAdmin,
   budgetField,
   idField,
+  limitField,
   metadataField,
   modelsField,
   newId,
@@ -21,6 +22,8 @@ const newTeamSchema = z.strictObject({
   models: modelsField.default([]),
   organization_id: idField.nullish(),
   max_budget: budgetField.nullish(),
+  rpm_limit: limitField.nullish(),
+  tpm_limit: limitField.nullish(),
   metadata: metadataField.default({}),
 });
 

@@ -4,7 +4,8 @@ import type { Caller } from '../auth/caller.js';
 import type { SpendLogRow } from '../db/spend-log-row.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { BudgetReservation } from '../limits/budget-gate.js';
-import type { KeyRateLimits } from '../limits/key-rate-limits.js';
+import type { LimitedOwner } from '../limits/limited-owner.js';
+import type { RateLimits } from '../limits/rate-limits.js';
 import type { SpendSink } from './spend-entry.js';
 
 /** What a call is, as known when it is admitted. */
@@ -21,8 +22,11 @@ export interface CallFacts {
 
 export interface LedgerDeps {
   caller: Caller;
-  reservation: BudgetReservation;
-  limits: KeyRateLimits;
+  /** The key and team the call was admitted against (those with a budget or a limit). */
+  owners: readonly LimitedOwner[];
+  /** Their budget reservations, settled with the call's cost. */
+  reservations: readonly BudgetReservation[];
+  limits: RateLimits;
   sink: SpendSink;
   now: () => number;
 }
@@ -58,7 +62,7 @@ export function chargedTo(
 
 /**
  * The books of one admitted call: when it ends (a result, a stream's end, or a failure) it releases
- * the budget reservation with the real cost, counts the tokens against the key's tpm, and writes one
+ * the budget reservations with the real cost, counts the tokens against each tpm limit, and writes one
  * spend row. Whatever happens, it is closed exactly once.
  */
 export class CallLedger {
@@ -115,12 +119,15 @@ export class CallLedger {
   }): void {
     if (this.#closed) return;
     this.#closed = true;
-    const { caller, reservation, limits, sink, now } = this.deps;
+    const { caller, owners, reservations, limits, sink, now } = this.deps;
     const { usage } = outcome;
-    reservation.settle(outcome.cost);
-    const key = caller.kind === 'key' ? caller.key : undefined;
-    // tokens are counted only where a tpm_limit reads them: no store round trip for keys without one
-    if (key && key.tpmLimit !== null && usage) limits.recordTokens(key.keyHash, usage.total_tokens);
+    for (const reservation of reservations) reservation.settle(outcome.cost);
+    // tokens are counted only where a tpm_limit reads them: no store round trip for owners without one
+    if (usage) {
+      for (const owner of owners) {
+        if (owner.tpmLimit !== null) limits.recordTokens(owner.id, usage.total_tokens);
+      }
+    }
     const who = chargedTo(caller, this.facts.endUser);
     const end = now();
     // every field named, no `...rest`: a spread followed by more properties made V8 build this row on

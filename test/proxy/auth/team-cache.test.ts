@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { TeamCache, type TeamStatus } from '../../../src/proxy/auth/team-cache.js';
 
+const open: TeamStatus = {
+  blocked: false,
+  models: [],
+  maxBudget: null,
+  spend: 0,
+  rpmLimit: null,
+  tpmLimit: null,
+};
+const blocked: TeamStatus = { ...open, blocked: true };
+
 /** A cache over a table the test changes, counting lookups. */
 function setup(ttlMs = 60_000) {
-  const table = new Map<string, TeamStatus>([['ads', { blocked: false }]]);
+  const table = new Map<string, TeamStatus>([['ads', open]]);
   let lookups = 0;
   const cache = new TeamCache(
     async (teamId) => {
@@ -19,25 +29,25 @@ describe('TeamCache', () => {
   it('answers a warm team from memory, without a second lookup', async () => {
     const { cache, lookups } = setup();
     await cache.get('ads');
-    expect(await cache.get('ads')).toEqual({ blocked: false });
+    expect(await cache.get('ads')).toEqual(open);
     expect(lookups()).toBe(1);
   });
 
   it('keeps the old answer until invalidated, then reads the change', async () => {
     const { table, cache } = setup();
     await cache.get('ads');
-    table.set('ads', { blocked: true });
-    expect(await cache.get('ads')).toEqual({ blocked: false });
+    table.set('ads', blocked);
+    expect(await cache.get('ads')).toEqual(open);
     cache.invalidate('ads');
-    expect(await cache.get('ads')).toEqual({ blocked: true });
+    expect(await cache.get('ads')).toEqual(blocked);
   });
 
   it('reads the change once the TTL has passed', async () => {
     const { table, cache } = setup(20);
     await cache.get('ads');
-    table.set('ads', { blocked: true });
+    table.set('ads', blocked);
     await new Promise((r) => setTimeout(r, 40));
-    expect(await cache.get('ads')).toEqual({ blocked: true });
+    expect(await cache.get('ads')).toEqual(blocked);
   });
 
   it('remembers a missing team as undefined', async () => {

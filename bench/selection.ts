@@ -180,6 +180,7 @@ function benchOf(name: string, group: ModelGroup, store: Store, shared: boolean)
     failures: [],
     excluded: undefined,
     timedOut: undefined,
+    hedge: false,
     group,
     tier: group.tiers[0]!,
     admits: undefined,

@@ -38,6 +38,8 @@ export interface Call<T> {
   excluded: Set<string> | undefined;
   /** Deployments that timed out this call: never tried again by it. */
   timedOut: Set<string> | undefined;
+  /** This copy of the call races an earlier attempt (`hedge_after`): its attempts are hedges. */
+  readonly hedge: boolean;
   /** The group being tried (the requested one, then fallbacks). */
   group: ModelGroup;
   tier: Tier;

@@ -30,6 +30,8 @@ export interface AttemptOutcome {
   readonly usage?: Partial<Usage> | undefined;
   /** Upstream attempts of the call so far. */
   readonly attempts: number;
+  /** The attempt was a hedge: it raced an earlier attempt of the call that had not answered yet. */
+  readonly hedged: boolean;
   /** Deployments that failed the call so far. */
   readonly excluded?: ReadonlySet<string> | undefined;
   /** The call's failed attempts so far, oldest first (a failure's own error is the last). */

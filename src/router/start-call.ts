@@ -97,6 +97,7 @@ export function startCall<B extends RoutableRequest, T>(
     failures: [],
     excluded: undefined,
     timedOut: undefined,
+    hedge: false,
     group,
     tier: group.tiers[0]!,
     admits: undefined,

@@ -105,6 +105,18 @@ describe('tracing with an OpenTelemetry SDK registered', () => {
     expect(attempts[2]!.status.code).not.toBe(SpanStatusCode.ERROR);
   });
 
+  it('marks a hedge attempt with reason hedge', async () => {
+    // both slow: whichever is picked first is raced by a hedge on the other, and answers first
+    mock.setBehavior('/a', { delayMs: 150 });
+    mock.setBehavior('/b', { delayMs: 150 });
+    const router = new Router([deployment(mock, 'a'), deployment(mock, 'b')], { hedge_after: 0.03 });
+    await router.acompletion({ model: 'gpt-4o', messages: USER });
+    await router.close();
+    const attempts = exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.CLIENT);
+    const reasons = attempts.map((s) => s.attributes['svc.attempt.reason']);
+    expect(reasons.sort()).toEqual(['hedge', 'initial']);
+  });
+
   it('marks the call span failed with error.type when every attempt fails', async () => {
     mock.setBehavior('/a', { status: 500 });
     const router = new Router([deployment(mock, 'a')], { num_retries: 0 });

@@ -49,6 +49,7 @@ export function attemptLayer(deps: AttemptDeps): Layer {
       error,
       usage: s?.usage,
       attempts,
+      hedged: call.hedge,
       excluded: call.excluded,
       failures: call.failures,
       response: s?.response,

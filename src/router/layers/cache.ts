@@ -124,6 +124,7 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
           error: undefined,
           usage: s.usage,
           attempts: 0,
+          hedged: false,
           excluded: undefined,
           response: s.response,
           cost: 0,

@@ -106,6 +106,7 @@ function race<T>(
       const copy: Call<T> = {
         ...call,
         signal,
+        hedge,
         endpoint: undefined,
         backoff: hedge ? undefined : call.backoff,
         admits: hedge ? avoiding(call.admits, busy) : call.admits,

@@ -60,6 +60,7 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
     failures: [],
     excluded: undefined,
     timedOut: undefined,
+    hedge: false,
     group: rule.to,
     tier: rule.to.tiers[0]!,
     admits: undefined,

@@ -3,8 +3,12 @@ import type { AttemptOutcome } from '../outcomes.js';
 import { SVC_ATTRIBUTES as SVC } from './call-trace.js';
 import { errorType, genAiProviderName } from './gen-ai.js';
 
-/** Why an attempt was made: the call's first, another after a failure, or one on a fallback group. */
-function reasonOf(o: AttemptOutcome): 'initial' | 'retry' | 'fallback' {
+/**
+ * Why an attempt was made: the call's first, a hedge racing a slow one, another after a failure, or
+ * one on a fallback group.
+ */
+function reasonOf(o: AttemptOutcome): 'initial' | 'hedge' | 'retry' | 'fallback' {
+  if (o.hedged) return 'hedge';
   if (o.attempts <= 1) return 'initial';
   return o.group.name === o.request.model ? 'retry' : 'fallback';
 }

@@ -79,6 +79,7 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
     failures: [],
     excluded: undefined,
     timedOut: undefined,
+    hedge: false,
     group: on,
     tier: on.tiers[0]!,
     admits: undefined,

@@ -8,6 +8,8 @@ export interface DeploymentHealth {
   model_id: string;
   /** Provider name (`openai`, `anthropic`, ...). */
   provider: string;
+  /** The provider's model name, without the provider prefix (`gpt-4o`). */
+  model: string;
   api_base: string | null;
   /** `cooling`: no calls until `cooling_until`; `half_open`: one trial call at a time until one succeeds. */
   state: 'ok' | 'cooling' | 'half_open';
@@ -37,6 +39,7 @@ export function deploymentHealth(
     model_name: entry.model_name,
     model_id: id,
     provider: endpoint?.deployment.provider ?? entry.svc_params.model.split('/')[0]!,
+    model: endpoint?.target.model ?? entry.svc_params.model.slice(entry.svc_params.model.indexOf('/') + 1),
     api_base: endpoint?.target.apiBase ?? null,
     state: state.state,
     cooling_until: state.until ?? null,

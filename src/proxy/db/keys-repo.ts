@@ -89,3 +89,28 @@ export async function findKeyByHash(db: Queryable, keyHash: string): Promise<Key
   ]);
   return rows[0];
 }
+
+/** One page of keys, newest first, and how many there are in all. `page` counts from 1. */
+export async function listKeys(
+  db: Queryable,
+  page: number,
+  size: number,
+): Promise<{ keys: KeyRecord[]; total: number }> {
+  const [{ rows }, counted] = await Promise.all([
+    db.query<KeyRecord>(
+      `SELECT ${KEY_COLUMNS} FROM svc_keys ORDER BY created_at DESC, key_hash LIMIT $1 OFFSET $2`,
+      [size, (page - 1) * size],
+    ),
+    db.query<{ total: string | number }>('SELECT count(*) AS total FROM svc_keys'),
+  ]);
+  return { keys: rows, total: Number(counted.rows[0]?.total ?? 0) };
+}
+
+/** Deletes the keys with these hashes; returns the hashes that existed. Their spend log rows stay. */
+export async function deleteKeys(db: Queryable, keyHashes: readonly string[]): Promise<string[]> {
+  const { rows } = await db.query<{ key_hash: string }>(
+    'DELETE FROM svc_keys WHERE key_hash = ANY($1::text[]) RETURNING key_hash',
+    [keyHashes],
+  );
+  return rows.map((r) => r.key_hash).sort();
+}

@@ -133,3 +133,49 @@ ORDER BY start_time DESC, call_id DESC LIMIT $${params.length}`,
   );
   return rows;
 }
+
+/** What `GET /spend/report` groups each day's spend by. */
+export type SpendReportGroup = 'team' | 'model';
+
+/** One day's spend of one team or model group. */
+export interface SpendReportRow {
+  /** The UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** The team id or model group; null for rows charged to no team. */
+  group: string | null;
+  spend: number;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+const GROUP_COLUMN: Record<SpendReportGroup, string> = { team: 'team_id', model: 'model_group' };
+
+/**
+ * Spend per UTC day and team (or model group) of the calls started in [from, to), summed in the
+ * database; sorted by day, then group.
+ */
+export async function spendReport(
+  db: Queryable,
+  groupBy: SpendReportGroup,
+  from: Date,
+  to: Date,
+): Promise<SpendReportRow[]> {
+  const column = GROUP_COLUMN[groupBy];
+  const { rows } = await db.query<Record<keyof SpendReportRow, unknown>>(
+    `SELECT to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${column} AS "group",
+  sum(cost) AS spend, count(*) AS requests, sum(prompt_tokens) AS prompt_tokens,
+  sum(completion_tokens) AS completion_tokens
+FROM svc_spend_logs WHERE start_time >= $1 AND start_time < $2
+GROUP BY 1, 2 ORDER BY 1, 2 NULLS LAST`,
+    [from, to],
+  );
+  return rows.map((r) => ({
+    day: String(r.day),
+    group: r.group === null ? null : String(r.group),
+    spend: Number(r.spend),
+    requests: Number(r.requests),
+    prompt_tokens: Number(r.prompt_tokens),
+    completion_tokens: Number(r.completion_tokens),
+  }));
+}

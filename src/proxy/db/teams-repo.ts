@@ -114,3 +114,15 @@ export async function teamIdsOfOrganization(db: Queryable, organizationId: strin
   );
   return rows.map((r) => r.team_id);
 }
+
+/** Every team with its members' ids, by alias (then id); members come in the same query. */
+export async function listTeamsWithMembers(db: Queryable): Promise<Array<TeamRow & { members: string[] }>> {
+  const { rows } = await db.query<TeamRow & { members: string[] | null }>(
+    `SELECT ${TEAM_COLUMNS.split(',')
+      .map((c) => `t.${c.trim()}`)
+      .join(', ')},
+  (SELECT json_agg(m.user_id ORDER BY m.user_id) FROM svc_team_memberships m WHERE m.team_id = t.team_id) AS members
+FROM svc_teams t ORDER BY t.team_alias NULLS LAST, t.team_id`,
+  );
+  return rows.map((row) => ({ ...row, members: row.members ?? [] }));
+}

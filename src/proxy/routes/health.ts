@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { requireAdmin } from '../auth/authenticate.js';
 import type { ProxyContext } from '../proxy-context.js';
 
 const READINESS_TIMEOUT_MS = 2_000;
 
 /**
+ * `GET /deployment/health` (admin): each deployment's live state, as the admin page shows it.
  * `GET /health`: the process is up and how many deployments are usable, without calling any upstream
  * and without naming one (it needs no auth). `GET /health/readiness`: the database (and Redis, when
  * configured) answer; 503 naming the one that does not.
@@ -17,6 +19,33 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ProxyContext): v
       healthy_deployments: healthy,
       unhealthy_deployments: deployments.length - healthy,
     };
+  });
+
+  // admin only: it names every deployment and its provider
+  app.get('/deployment/health', async (request) => {
+    requireAdmin(await ctx.authenticate(request), '/deployment/health');
+    const latency = new Map(
+      ctx.router
+        .metrics()
+        .deployments.map((m) => [
+          m.model_id,
+          m.latency_count === 0 ? null : m.latency_ms_sum / m.latency_count,
+        ]),
+    );
+    const data = ctx.router.getDeployments().map((d) => ({
+      model_group: d.model_name,
+      deployment_id: d.model_id,
+      provider: d.provider,
+      model: d.model,
+      state: d.state,
+      cooling_until: d.cooling_until === null ? null : new Date(d.cooling_until).toISOString(),
+      in_flight: d.in_flight,
+      requests: d.calls_this_minute,
+      failures: d.failures_this_minute,
+      error_rate: d.error_rate,
+      latency_ms: latency.get(d.model_id) ?? null,
+    }));
+    return { data };
   });
 
   app.get('/health/readiness', async (_request, reply) => {

@@ -5,7 +5,7 @@ import type { KeyIdentity } from '../auth/caller.js';
 import { DURATION_PATTERN, durationMs } from '../auth/duration.js';
 import { identityOf } from '../auth/key-identity.js';
 import { generateVirtualKey, hashKey, isKeyHash } from '../auth/virtual-key.js';
-import { findKeyByHash, insertKey } from '../db/keys-repo.js';
+import { deleteKeys, findKeyByHash, insertKey, listKeys } from '../db/keys-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
@@ -31,6 +31,13 @@ const generateSchema = z.strictObject({
 
 const infoQuery = z.strictObject({ key: z.string().min(1).optional() });
 
+const listQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+const deleteSchema = z.strictObject({ keys: z.array(z.string().min(1)).min(1).max(100) });
+
 /** The key as `/key/info` shows it: everything but the key itself. */
 function keyInfo(key: KeyIdentity) {
   return {
@@ -49,7 +56,10 @@ function keyInfo(key: KeyIdentity) {
   };
 }
 
-/** Virtual keys: create one (master key), read one (master key, or the key itself). */
+/**
+ * Virtual keys: create, list and delete them (master key or admin token), read one (those, or the key
+ * itself).
+ */
 export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   app.post('/key/generate', async (request) => {
     requireAdmin(await ctx.authenticate(request), '/key/generate');
@@ -92,5 +102,28 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
     const record = await findKeyByHash(ctx.db, keyHash);
     if (!record) throw new ProxyError(404, 'key_not_found', 'No such key.');
     return { key: keyHash, info: keyInfo(identityOf(record)) };
+  });
+
+  app.get('/key/list', async (request) => {
+    requireAdmin(await ctx.authenticate(request), '/key/list');
+    const { page, size } = parseBody(listQuery, request.query, '/key/list query');
+    const { keys, total } = await listKeys(ctx.db, page, size);
+    const data = keys.map((record) => ({
+      key_hash: record.key_hash,
+      ...keyInfo(identityOf(record)),
+      created_at: record.created_at.toISOString(),
+    }));
+    return { data, total, page, size };
+  });
+
+  // revoking a key deletes it; its spend log rows stay, naming its hash
+  app.post('/key/delete', async (request) => {
+    requireAdmin(await ctx.authenticate(request), '/key/delete');
+    const { keys } = parseBody(deleteSchema, request.body, '/key/delete body');
+    const hashes = [...new Set(keys.map((key) => (isKeyHash(key) ? key : hashKey(key))))];
+    const deleted = await deleteKeys(ctx.db, hashes);
+    for (const hash of hashes) ctx.keys.invalidate(hash);
+    if (deleted.length === 0) throw new ProxyError(404, 'key_not_found', 'None of these keys exists.');
+    return { deleted_keys: deleted };
   });
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AuthContext } from '../../jwt/types.js';
+import { requireAdmin } from '../auth/authenticate.js';
 import { hashKey, isKeyHash } from '../auth/virtual-key.js';
-import { querySpendLogs } from '../db/spend-repo.js';
+import { querySpendLogs, spendReport } from '../db/spend-repo.js';
 import { parseBody } from '../http/parse-body.js';
+import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
 
 const date = z
@@ -20,12 +22,55 @@ const spendQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
+const DAY_MS = 86_400_000;
+const MAX_REPORT_DAYS = 366;
+const DEFAULT_REPORT_DAYS = 30;
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day such as 2026-11-23')
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'not a calendar day');
+
+const reportQuery = z.strictObject({
+  start_date: day.optional(),
+  end_date: day.optional(),
+  group_by: z.enum(['team', 'model']).default('model'),
+});
+
+const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
 /**
  * `GET /spend/logs`: spend rows, newest first (CONTRACT 5.6). The master key and admin tokens read any;
  * a virtual key reads its own only, a team token its team's, a user token its own. A date without a
  * time means that whole day: `end_date=2026-11-23` includes it.
  */
 export function registerSpendRoutes(app: FastifyInstance, ctx: ProxyContext): void {
+  // admin only: it sums every key's, team's and user's spend
+  app.get('/spend/report', async (request) => {
+    requireAdmin(await ctx.authenticate(request), '/spend/report');
+    const query = parseBody(reportQuery, request.query, '/spend/report query');
+    const endDate = query.end_date ?? dayOf(ctx.now());
+    const end = Date.parse(`${endDate}T00:00:00Z`) + DAY_MS; // end_date is included
+    const startDate = query.start_date ?? dayOf(end - DEFAULT_REPORT_DAYS * DAY_MS);
+    const start = Date.parse(`${startDate}T00:00:00Z`);
+    if (start >= end) {
+      throw new ProxyError(
+        400,
+        'invalid_request',
+        `\`start_date\`: ${startDate} is after end_date ${endDate}.`,
+      );
+    }
+    if (end - start > MAX_REPORT_DAYS * DAY_MS) {
+      throw new ProxyError(
+        400,
+        'invalid_request',
+        `\`start_date\`: at most ${MAX_REPORT_DAYS} days from start_date to end_date; asked ${(end - start) / DAY_MS}.`,
+      );
+    }
+    const data = await spendReport(ctx.db, query.group_by, new Date(start), new Date(end));
+    return { start_date: startDate, end_date: endDate, group_by: query.group_by, data };
+  });
+
   app.get('/spend/logs', async (request) => {
     const caller = await ctx.authenticate(request);
     const query = parseBody(spendQuery, request.query, '/spend/logs query');

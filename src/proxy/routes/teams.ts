@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { addTeamMember, removeTeamMember, userIdsOfTeam } from '../db/memberships-repo.js';
 import { getOrganization } from '../db/organizations-repo.js';
-import { getTeam, insertTeam, setTeamBlocked, type TeamRow } from '../db/teams-repo.js';
+import { getTeam, insertTeam, listTeamsWithMembers, setTeamBlocked, type TeamRow } from '../db/teams-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
@@ -38,7 +38,7 @@ async function existingTeam(ctx: ProxyContext, teamId: string): Promise<TeamRow>
 }
 
 /**
- * Teams (master key): create, read, block and unblock, add and remove members. Blocking takes effect
+ * Teams (master key): create, list, read, block and unblock, add and remove members. Blocking takes effect
  * at once in this process (its team cache entry is dropped); other processes see it within
  * `key_cache_ttl`.
  */
@@ -56,6 +56,11 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: ProxyContext): voi
     const team = await insertTeam(ctx.db, { ...body, team_id: body.team_id ?? newId('team') });
     ctx.teams.invalidate(team.team_id);
     return team;
+  });
+
+  app.get('/team/list', async (request) => {
+    await authenticateAdmin(ctx, request, '/team/list');
+    return { data: await listTeamsWithMembers(ctx.db) };
   });
 
   app.get('/team/info', async (request) => {

@@ -12,7 +12,7 @@ export interface DeploymentHealth {
   in_flight: number;
   requests: number;
   failures: number;
-  error_rate: number;
+  error_rate: number | null;
   latency_ms: number | null;
 }
 
@@ -45,7 +45,7 @@ function row(d: DeploymentHealth): HTMLTableRowElement {
     ),
     h('td', { class: 'num' }, d.in_flight),
     h('td', { class: 'num' }, d.latency_ms === null ? '—' : `${Math.round(d.latency_ms)} ms`),
-    h('td', { class: 'num' }, `${(d.error_rate * 100).toFixed(1)}% (${d.failures}/${d.requests})`),
+    h('td', { class: 'num' }, `${((d.error_rate ?? 0) * 100).toFixed(1)}% (${d.failures}/${d.requests})`),
   );
 }
 

@@ -16,6 +16,7 @@ import { registerModelInfoRoutes } from './routes/model-info.js';
 import { registerOrganizationRoutes } from './routes/organizations.js';
 import { registerSpendRoutes } from './routes/spend.js';
 import { registerTeamRoutes } from './routes/teams.js';
+import { registerUiRoutes } from './routes/ui.js';
 import { registerUserRoutes } from './routes/users.js';
 
 /**
@@ -69,5 +70,6 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerJwtKeyMappingRoutes(app, ctx);
   registerMetricsRoute(app, ctx);
   registerConfigRoutes(app, ctx);
+  registerUiRoutes(app);
   return app;
 }

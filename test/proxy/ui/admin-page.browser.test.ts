@@ -44,8 +44,11 @@ describe.skipIf(!hasChromium)('admin page in headless Chromium', () => {
     expect.poll(() => textOf(testId), { timeout, interval: 50 }).toBe(text);
   const seeNone = (testId: string) =>
     expect.poll(() => page.getByTestId(testId).count(), { timeout: 5_000, interval: 50 }).toBe(0);
+  /** Opens the page signed in afresh: a token kept from an earlier test (this tab's sessionStorage) is signed out first. */
   const signIn = async () => {
     await page.goto(`${t.url}/ui`);
+    const signOut = page.getByTestId('signout');
+    if ((await signOut.count()) > 0) await signOut.click();
     await page.getByTestId('signin-token').fill(MASTER_KEY);
     await page.getByTestId('signin-submit').click();
     await page.getByTestId('health-panel').waitFor();

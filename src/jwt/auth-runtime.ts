@@ -10,7 +10,7 @@ import { type AuthStore, guardStore } from './store.js';
 import { createRoleMap } from './sync.js';
 import type { InternalRole, JwtAuthDeps, UserRole } from './types.js';
 import { UserInfoClient } from './userinfo.js';
-import { createVerifier, type JwtVerifier } from './verify.js';
+import { createVerifier, type JwtVerifier, VERIFIED_TOKEN_TTL_MS } from './verify.js';
 
 /** Claim readers of the `*_jwt_field` settings that are set. */
 export interface FieldReaders {
@@ -92,6 +92,7 @@ export function buildAuthRuntime(settings: ResolvedJwtSettings, deps: JwtAuthDep
     verify: createVerifier(keySets, {
       audiences: settings.audiences,
       clockToleranceSeconds: settings.clock_tolerance,
+      rememberVerifiedMs: Math.min(VERIFIED_TOKEN_TTL_MS, ms(settings.public_key_ttl)),
     }),
     userinfo:
       settings.oidc_userinfo_enabled && settings.oidc_userinfo_endpoint

@@ -9,6 +9,7 @@ import {
 import { JwtAuthError, quoted } from './errors.js';
 import { IdentityProviderError } from './http-json.js';
 import type { KeySets } from './key-sets.js';
+import { msUntilExp, TtlCache, tokenKey } from './ttl-cache.js';
 
 /**
  * The signature algorithms a token may use: asymmetric only. `none` and the HMAC family never verify
@@ -74,6 +75,11 @@ export function decodeCompact(token: string): CompactParts | undefined {
 export interface VerifyOptions {
   audiences: readonly string[] | undefined;
   clockToleranceSeconds: number;
+  /**
+   * How long a verified token is remembered (never past its `exp`); 0 verifies every time.
+   * @default VERIFIED_TOKEN_TTL_MS
+   */
+  rememberVerifiedMs?: number;
 }
 
 const invalid = (message: string, cause?: unknown) => new JwtAuthError('invalid_token', message, { cause });
@@ -171,6 +177,14 @@ function translate(err: unknown): JwtAuthError {
 export type JwtVerifier = (token: string, parts?: CompactParts) => Promise<JWTPayload>;
 
 /**
+ * How long a verified token is remembered at most (and never past its `exp`; createJwtAuth also keeps it
+ * within `public_key_ttl`): a client sends the same token on every call, and checking its signature
+ * again costs far more than a hash. It is also the longest a token stays accepted after its signing key
+ * is withdrawn from the key set.
+ */
+export const VERIFIED_TOKEN_TTL_MS = 60_000;
+
+/**
  * Verifies a compact JWT: the header first (allowed algorithm, `typ` JWT or at+jwt when present), then
  * the signature with the key set the token's issuer picks, then `exp` (required, a number), `nbf`, the
  * audience (when configured) and the bound issuer, with `clockToleranceSeconds` of skew. Unknown `crit`
@@ -194,12 +208,25 @@ export function createVerifier(keySets: KeySets, options: VerifyOptions): JwtVer
     }
     return o;
   };
-  return (token, parts = decodeCompact(token)) => verify(token, parts, keySets, optionsFor);
+  const rememberMs = options.rememberVerifiedMs ?? VERIFIED_TOKEN_TTL_MS;
+  if (!(rememberMs > 0)) {
+    return (token, parts = decodeCompact(token)) => verify(token, parts, keySets, optionsFor);
+  }
+  const verified = new TtlCache<JWTPayload>(10_000);
+  return async (token, parts = decodeCompact(token)) => {
+    const key = tokenKey(token);
+    const known = verified.get(key);
+    // checked here too: an entry's TTL is whole milliseconds, `exp` whole seconds
+    if (known && msUntilExp(known) > 0) return known;
+    const payload = await verify(token, parts, keySets, optionsFor);
+    verified.set(key, payload, Math.min(rememberMs, msUntilExp(payload)));
+    return payload;
+  };
 }
 
 /** {@link createVerifier} for one call. */
 export function verifyJwt(token: string, keySets: KeySets, options: VerifyOptions): Promise<JWTPayload> {
-  return createVerifier(keySets, options)(token);
+  return createVerifier(keySets, { ...options, rememberVerifiedMs: 0 })(token);
 }
 
 async function verify(

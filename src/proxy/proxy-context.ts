@@ -42,6 +42,11 @@ export interface ProxyContext {
   keys: KeyCache;
   /** Teams of keys (blocked or not); `/team/block` and `/team/unblock` invalidate it. */
   teams: TeamCache;
+  /**
+   * A management route changed users, teams, memberships or organizations: cached identity lookups of
+   * this process are dropped and other processes told (as a key or team invalidation does).
+   */
+  authChanged(): void;
   admit: Admit;
   /** JWT auth (`enable_jwt_auth`); the mapping routes clear its cached mappings when they change one. */
   jwt?: JwtGate | undefined;

@@ -24,6 +24,7 @@ import { findKeyByHash } from './db/keys-repo.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
 import { getTeam } from './db/teams-repo.js';
+import { CachedJwtDirectory } from './jwt/cached-directory.js';
 import { DbJwtDirectory } from './jwt/db-directory.js';
 import { jwtGate, resolveProxyJwtSettings } from './jwt/jwt-settings.js';
 import { createAdmission } from './limits/admission.js';
@@ -122,10 +123,13 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     });
     db = opened;
     await migrate(opened);
-    const directory = (options.jwtDirectory ?? defaultJwtDirectory)(opened);
+    const directory = new CachedJwtDirectory((options.jwtDirectory ?? defaultJwtDirectory)(opened), {
+      ttlMs: settings.keyCacheTtlMs,
+    });
     return await serve(opened, router, store, settings, {
       ...options,
       jwt: jwt && jwtGate(jwt, directory),
+      identities: directory,
       logger,
       otel,
     });
@@ -142,6 +146,8 @@ async function serve(
   settings: ReturnType<typeof resolveProxySettings>,
   options: StartProxyOptions & {
     jwt: JwtGate | undefined;
+    /** The JWT directory's cached lookups, dropped whenever keys and teams are. */
+    identities: CachedJwtDirectory;
     logger: PinoLogger;
     otel: OtlpTracing | undefined;
   },
@@ -159,10 +165,16 @@ async function serve(
     onAuthChange: () => {
       keys.clear();
       teams.clear();
+      options.identities.clear();
     },
     log: options.log,
   });
-  const announce = { ttlMs: settings.keyCacheTtlMs, onInvalidate: () => sync.announceAuthChange() };
+  // a key or team changed here: identities cached for JWTs may name it too
+  const authChanged = () => {
+    options.identities.clear();
+    sync.announceAuthChange();
+  };
+  const announce = { ttlMs: settings.keyCacheTtlMs, onInvalidate: authChanged };
   const keys = new KeyCache(async (hash) => {
     const record = await findKeyByHash(db, hash);
     return record && identityOf(record);
@@ -181,6 +193,7 @@ async function serve(
     db,
     keys,
     teams,
+    authChanged,
     authenticate: createAuthenticate({
       masterKeyDigest: settings.masterKey ? secretDigest(settings.masterKey) : undefined,
       keys,

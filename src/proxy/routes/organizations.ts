@@ -29,7 +29,12 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: ProxyConte
   app.post('/organization/new', async (request) => {
     await authenticateAdmin(ctx, request, '/organization/new');
     const body = parseBody(newOrganizationSchema, request.body, '/organization/new body');
-    return insertOrganization(ctx.db, { ...body, organization_id: body.organization_id ?? newId('org') });
+    const organization = await insertOrganization(ctx.db, {
+      ...body,
+      organization_id: body.organization_id ?? newId('org'),
+    });
+    ctx.authChanged();
+    return organization;
   });
 
   app.get('/organization/info', async (request) => {

@@ -89,6 +89,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: ProxyContext): voi
     const { team_id, user_id } = parseBody(memberSchema, request.body, '/team/member_add body');
     await existingTeam(ctx, team_id);
     await addTeamMember(ctx.db, team_id, user_id);
+    ctx.authChanged();
     return { team_id, members: await userIdsOfTeam(ctx.db, team_id) };
   });
 
@@ -96,7 +97,9 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: ProxyContext): voi
     await authenticateAdmin(ctx, request, '/team/member_delete');
     const { team_id, user_id } = parseBody(memberSchema, request.body, '/team/member_delete body');
     await existingTeam(ctx, team_id);
-    if (!(await removeTeamMember(ctx.db, team_id, user_id))) {
+    const removed = await removeTeamMember(ctx.db, team_id, user_id);
+    ctx.authChanged();
+    if (!removed) {
       throw new ProxyError(404, 'member_not_found', `\`${user_id}\` is not a member of team \`${team_id}\`.`);
     }
     return { team_id, members: await userIdsOfTeam(ctx.db, team_id) };

@@ -56,12 +56,14 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ProxyContext): voi
     await authenticateAdmin(ctx, request, '/user/new');
     const body = parseBody(newUserSchema, request.body, '/user/new body');
     const teams = [...new Set(body.teams)].sort();
-    return ctx.db.transaction(async (tx) => {
+    const created = await ctx.db.transaction(async (tx) => {
       await requireTeams(tx, teams);
       const user = await insertUser(tx, { ...body, user_id: body.user_id ?? newId('user') });
       for (const teamId of teams) await addTeamMember(tx, teamId, user.user_id);
       return userView(user, teams);
     });
+    ctx.authChanged();
+    return created;
   });
 
   app.get('/user/info', async (request) => {

@@ -126,6 +126,7 @@ const MANAGEMENT_ROUTES = [
   '/model/update',
   '/model/delete',
   '/config/update',
+  '/deployment/health',
 ] as const;
 
 const SPEND_TRACKING_ROUTES = [
@@ -134,6 +135,7 @@ const SPEND_TRACKING_ROUTES = [
   '/spend/users',
   '/spend/tags',
   '/spend/calculate',
+  '/spend/report',
 ] as const;
 
 const GLOBAL_SPEND_TRACKING_ROUTES = [

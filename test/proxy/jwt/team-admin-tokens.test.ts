@@ -149,6 +149,13 @@ describe('admin tokens', () => {
     expect((await chat(t, bearer(made.body.key as string))).status).toBe(200);
   });
 
+  test('read every route the admin page uses', async () => {
+    const token = bearer(await adminToken());
+    for (const path of ['/key/list', '/team/list', '/deployment/health', '/spend/report']) {
+      expect((await send(t, 'GET', path, token)).status, path).toBe(200);
+    }
+  });
+
   test('are refused model calls (admin routes exclude openai_routes by default)', async () => {
     expect((await chat(t, bearer(await adminToken()))).status).toBe(403);
   });

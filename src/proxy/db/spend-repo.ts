@@ -86,7 +86,8 @@ export async function writeSpendBatch(
   if (rows.length === 0) return { inserted: 0 };
   const json = JSON.stringify(rows.map(toStoredRow));
   return db.transaction(async (tx) => {
-    await tx.query(LOCK_OWNERS, [json]);
+    // the embedded database runs one transaction at a time: no other writer to deadlock with
+    if (db.engine !== 'pglite') await tx.query(LOCK_OWNERS, [json]);
     const { rows: result } = await tx.query<{ inserted: number }>(WRITE_BATCH, [json]);
     return { inserted: result[0]?.inserted ?? 0 };
   });

@@ -112,7 +112,7 @@ export class SpendWriter {
    */
   async flush(): Promise<void> {
     if (this.#draining) await this.#draining.catch(() => undefined);
-    if (this.#queue.length > 0) await this.#drain();
+    if (this.#queue.length > 0) await this.#drain(true);
   }
 
   /**
@@ -186,8 +186,9 @@ export class SpendWriter {
     this.#timer = undefined;
   }
 
-  #drain(): Promise<void> {
-    this.#draining ??= this.#writeAll().finally(() => {
+  /** Writes the pending rows: all of them (`everything`), or a batch and then only full batches. */
+  #drain(everything = false): Promise<void> {
+    this.#draining ??= this.#writeAll(everything).finally(() => {
       this.#draining = undefined;
       // after a failure, at the retry time; else rows that came in as the loop ended wait an interval
       if (this.#queue.length > 0)
@@ -196,8 +197,15 @@ export class SpendWriter {
     return this.#draining;
   }
 
-  async #writeAll(): Promise<void> {
-    while (this.#queue.length > 0) {
+  async #writeAll(everything: boolean): Promise<void> {
+    // Under load rows keep coming while a batch is written. Going on at once with the few that came
+    // would write many small batches, and a batch costs about as much as fifty rows on the embedded
+    // database: the loop goes on only with a full batch, and the rest waits for the next interval.
+    for (
+      let first = true;
+      this.#queue.length > 0 && (everything || first || this.#queue.length >= this.#batchSize);
+      first = false
+    ) {
       const batch = this.#queue.splice(0, this.#batchSize);
       this.#inFlight = batch.length;
       const refused = new Set<SpendLogRow>();

@@ -86,6 +86,20 @@ describe.each(engines)('SpendWriter ($name)', (engine) => {
     await expect.poll(() => storedFor(db, key_hash).then((s) => s.rows)).toBe(5);
   });
 
+  it('leaves rows that came in during a write for the interval unless they fill a batch', async () => {
+    const { db: counted, transactions } = counting(db);
+    const { rows } = await keyAndRows(db, 5);
+    const w = writer(counted, { flushIntervalMs: 60_000, batchSize: 3 });
+    for (const row of rows.slice(0, 3)) w.add(row); // a full batch: written at once
+    for (const row of rows.slice(3)) w.add(row); // two more while it is written
+    await expect.poll(() => w.stats().written).toBe(3);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(transactions()).toBe(1);
+    expect(w.stats().pending).toBe(2);
+    await w.flush();
+    expect(w.stats()).toMatchObject({ written: 5, pending: 0 });
+  });
+
   it('writes in batches of batchSize, one transaction each', async () => {
     const { db: counted, transactions } = counting(db);
     const { key_hash, rows, total } = await keyAndRows(db, 250);

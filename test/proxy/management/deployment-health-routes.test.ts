@@ -65,7 +65,13 @@ describe('GET /deployment/health', () => {
     expect(west!.failures).toBeGreaterThan(0);
     expect(west!.error_rate).toBeGreaterThan(0);
     expect(west!.error_rate).toBeLessThanOrEqual(1);
-    expect(east).toMatchObject({ state: 'ok', cooling_until: null, in_flight: 0, failures: 0, error_rate: 0 });
+    expect(east).toMatchObject({
+      state: 'ok',
+      cooling_until: null,
+      in_flight: 0,
+      failures: 0,
+      error_rate: 0,
+    });
     expect(east!.requests).toBeGreaterThan(0);
     expect(east!.latency_ms).toBeGreaterThanOrEqual(0);
   });
@@ -91,7 +97,13 @@ describe('GET /deployment/health', () => {
     const { body } = await get('/routes');
     const paths = body.routes.map((r: { path: string }) => r.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['/deployment/health', '/key/list', '/key/delete', '/team/list', '/spend/report']),
+      expect.arrayContaining([
+        '/deployment/health',
+        '/key/list',
+        '/key/delete',
+        '/team/list',
+        '/spend/report',
+      ]),
     );
   });
 });

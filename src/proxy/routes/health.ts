@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../auth/authenticate.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { deploymentHealthRows } from './deployment-health-rows.js';
 
 const READINESS_TIMEOUT_MS = 2_000;
 
@@ -24,27 +25,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ProxyContext): v
   // admin only: it names every deployment and its provider
   app.get('/deployment/health', async (request) => {
     requireAdmin(await ctx.authenticate(request), '/deployment/health');
-    const latency = new Map(
-      ctx.router
-        .metrics()
-        .deployments.map((m) => [
-          m.model_id,
-          m.latency_count === 0 ? null : m.latency_ms_sum / m.latency_count,
-        ]),
-    );
-    const data = ctx.router.getDeployments().map((d) => ({
-      model_group: d.model_name,
-      deployment_id: d.model_id,
-      provider: d.provider,
-      model: d.model,
-      state: d.state,
-      cooling_until: d.cooling_until === null ? null : new Date(d.cooling_until).toISOString(),
-      in_flight: d.in_flight,
-      requests: d.calls_this_minute,
-      failures: d.failures_this_minute,
-      error_rate: d.error_rate,
-      latency_ms: latency.get(d.model_id) ?? null,
-    }));
+    const data = deploymentHealthRows(ctx.router.getDeployments(), ctx.router.metrics().deployments);
     return { data };
   });
 

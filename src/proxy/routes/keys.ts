@@ -122,7 +122,8 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
     const { keys } = parseBody(deleteSchema, request.body, '/key/delete body');
     const hashes = [...new Set(keys.map((key) => (isKeyHash(key) ? key : hashKey(key))))];
     const deleted = await deleteKeys(ctx.db, hashes);
-    for (const hash of hashes) ctx.keys.invalidate(hash);
+    // each invalidation is also announced to the other processes: only keys that existed need one
+    for (const hash of deleted) ctx.keys.invalidate(hash);
     if (deleted.length === 0) throw new ProxyError(404, 'key_not_found', 'None of these keys exists.');
     return { deleted_keys: deleted };
   });

@@ -26,18 +26,20 @@ const DAY_MS = 86_400_000;
 const MAX_REPORT_DAYS = 366;
 const DEFAULT_REPORT_DAYS = 30;
 
+/** `YYYY-MM-DD` of a UTC time; '' for an invalid one. */
+const dayOf = (ms: number): string => (Number.isNaN(ms) ? '' : new Date(ms).toISOString().slice(0, 10));
+
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day such as 2026-11-23')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'not a calendar day');
+  // Date.parse rolls 2026-02-30 over to March 2: a real day reads back as itself
+  .refine((value) => dayOf(Date.parse(`${value}T00:00:00Z`)) === value, 'not a calendar day');
 
 const reportQuery = z.strictObject({
   start_date: day.optional(),
   end_date: day.optional(),
   group_by: z.enum(['team', 'model']).default('model'),
 });
-
-const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * `GET /spend/logs`: spend rows, newest first (CONTRACT 5.6). The master key and admin tokens read any;

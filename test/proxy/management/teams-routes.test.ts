@@ -150,6 +150,42 @@ describe.each(ENGINES)('team routes (%s)', (engine) => {
     expect(body.error.code).toBe('member_not_found');
   });
 
+  it('GET /team/list gives every team with its members, in one list', async () => {
+    await post('/team/new', {
+      team_id: 'list-ads',
+      team_alias: 'List Ads',
+      max_budget: 3,
+      models: ['gpt-4o'],
+    });
+    await post('/team/member_add', { team_id: 'list-ads', user_id: 'zoe' });
+    await post('/team/member_add', { team_id: 'list-ads', user_id: 'ada' });
+    const { status, body } = await get('/team/list');
+    expect(status).toBe(200);
+    const team = body.data.find((x: { team_id: string }) => x.team_id === 'list-ads');
+    expect(team).toMatchObject({
+      team_alias: 'List Ads',
+      organization_id: null,
+      models: ['gpt-4o'],
+      blocked: false,
+      spend: 0,
+      max_budget: 3,
+      members: ['ada', 'zoe'],
+    });
+    expect(Date.parse(team.created_at)).not.toBeNaN();
+  });
+
+  it('GET /team/list sorts by team_alias, teams without one last by team_id, and shows blocked ones', async () => {
+    await post('/team/new', { team_id: 'sort-1', team_alias: 'Sort Zeta' });
+    await post('/team/new', { team_id: 'sort-2', team_alias: 'Sort Alpha' });
+    await post('/team/new', { team_id: 'sort-0' });
+    await post('/team/block', { team_id: 'sort-1' });
+    const { body } = await get('/team/list');
+    const sorted = body.data.filter((x: { team_id: string }) => x.team_id.startsWith('sort-'));
+    expect(sorted.map((x: { team_id: string }) => x.team_id)).toEqual(['sort-2', 'sort-1', 'sort-0']);
+    expect(sorted.map((x: { blocked: boolean }) => x.blocked)).toEqual([false, true, false]);
+    expect(sorted[2].members).toEqual([]);
+  });
+
   it('every team route refuses a virtual key with 403', async () => {
     const { headers } = await newKey();
     await post('/team/new', { team_id: 'guarded' });
@@ -160,8 +196,9 @@ describe.each(ENGINES)('team routes (%s)', (engine) => {
       post('/team/unblock', { team_id: 'guarded' }, headers),
       post('/team/member_add', { team_id: 'guarded', user_id: 'x' }, headers),
       post('/team/member_delete', { team_id: 'guarded', user_id: 'x' }, headers),
+      get('/team/list', headers),
     ]);
-    expect(answers.map((a) => a.status)).toEqual([403, 403, 403, 403, 403, 403]);
+    expect(answers.map((a) => a.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
     expect(answers[0]!.body.error.code).toBe('admin_only');
   });
 

@@ -11,22 +11,22 @@ export interface DeploymentHealthRow {
   /** When its cooldown ends, ISO; null unless cooling. */
   cooling_until: string | null;
   in_flight: number;
-  /** Attempts that ended since the router started (aborted ones say nothing of it and are left out). */
+  /**
+   * Calls this minute, as the cooldown tracker counts them: what decides whether it cools down now (a
+   * count since start would hide a deployment that began failing a minute ago behind its history).
+   */
   requests: number;
   /** Those of them that failed. */
   failures: number;
-  /** failures / requests, 0 before any. */
+  /** failures / requests, 0 with no call this minute. */
   error_rate: number;
   /** Mean duration of its successful attempts since start; null before one. */
   latency_ms: number | null;
 }
 
-const sum = (counts: Record<string, number>): number =>
-  Object.values(counts).reduce((total, n) => total + n, 0);
-
 /**
- * Joins the router's live state of each deployment (`getDeployments()`) with its running counts
- * (`metrics()`), by deployment id. A deployment without counts yet reads as never called.
+ * Joins the router's live state of each deployment (`getDeployments()`: state, this minute's calls)
+ * with its latency since start (`metrics()`), by deployment id.
  */
 export function deploymentHealthRows(
   deployments: readonly DeploymentHealth[],
@@ -35,8 +35,6 @@ export function deploymentHealthRows(
   const countsById = new Map(metrics.map((m) => [m.model_id, m]));
   return deployments.map((d) => {
     const counts = countsById.get(d.model_id);
-    const requests = counts ? sum(counts.requests) : 0;
-    const failures = counts ? sum(counts.errors) : 0;
     return {
       model_group: d.model_name,
       deployment_id: d.model_id,
@@ -45,9 +43,9 @@ export function deploymentHealthRows(
       state: d.state,
       cooling_until: d.cooling_until === null ? null : new Date(d.cooling_until).toISOString(),
       in_flight: d.in_flight,
-      requests,
-      failures,
-      error_rate: requests === 0 ? 0 : Math.min(1, failures / requests),
+      requests: d.calls_this_minute,
+      failures: d.failures_this_minute,
+      error_rate: d.error_rate,
       latency_ms: counts && counts.latency_count > 0 ? counts.latency_ms_sum / counts.latency_count : null,
     };
   });

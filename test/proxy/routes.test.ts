@@ -277,6 +277,12 @@ describe('proxy routes', () => {
     expect(bad.json().error.message).toContain('start_date');
   });
 
+  it('GET /spend/logs refuses a day that is not on the calendar rather than rolling it over', async () => {
+    const res = await inject({ method: 'GET', url: '/spend/logs?end_date=2026-02-30', headers: t.admin });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/end_date.*not a calendar day/);
+  });
+
   it('an unknown route gets a JSON 404', async () => {
     const res = await inject({ method: 'GET', url: '/v2/nothing' });
     expect(res.statusCode).toBe(404);

@@ -8,9 +8,19 @@ import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
 
+/** `YYYY-MM-DD` of a UTC time; '' for an invalid one. */
+const dayOf = (ms: number): string => (Number.isNaN(ms) ? '' : new Date(ms).toISOString().slice(0, 10));
+
 const date = z
   .string()
   .refine((value) => !Number.isNaN(Date.parse(value)), 'expected a date such as 2026-11-23 or an ISO time')
+  // Date.parse rolls 2026-02-30 over to March 2: the day a value names must read back as itself
+  .refine(
+    (value) =>
+      !/^\d{4}-\d{2}-\d{2}/.test(value) ||
+      dayOf(Date.parse(`${value.slice(0, 10)}T00:00:00Z`)) === value.slice(0, 10),
+    'not a calendar day',
+  )
   .transform((value) => new Date(value));
 
 const spendQuery = z.strictObject({
@@ -25,9 +35,6 @@ const spendQuery = z.strictObject({
 const DAY_MS = 86_400_000;
 const MAX_REPORT_DAYS = 366;
 const DEFAULT_REPORT_DAYS = 30;
-
-/** `YYYY-MM-DD` of a UTC time; '' for an invalid one. */
-const dayOf = (ms: number): string => (Number.isNaN(ms) ? '' : new Date(ms).toISOString().slice(0, 10));
 
 const day = z
   .string()

@@ -25,7 +25,7 @@ import type {
   Usage,
   WithHiddenParams,
 } from '../types/index.js';
-import type { Routed } from './call.js';
+import type { Call, Handler, Routed } from './call.js';
 import { completedResult, streamResult } from './call-results.js';
 import type { ChatCompletionStream } from './chat-stream.js';
 import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
@@ -301,11 +301,25 @@ export class Router extends EventEmitter<RouterEvents> {
     asyncEntry: boolean,
   ): Promise<WithHiddenParams<ChatCompletion> | ChatCompletionStream> {
     validateRequest('chat', request);
+    // the call's failure is recorded in this frame's own catch: a handler on the layers' promise
+    // would cost every call a turn
     if (request.stream) {
-      const routed = await this.#route('chat', request, control, true, asyncEntry, this.#runChatStream);
+      const call = this.#call('chat', request, control, true, asyncEntry, this.#runChatStream);
+      let routed: Routed<OpenedStream>;
+      try {
+        routed = await this.#handler(request)(call);
+      } catch (err) {
+        throw this.#failed(call, err);
+      }
       return streamResult(routed, control?.signal, this.#runtime);
     }
-    const routed = await this.#route('chat', request, control, false, asyncEntry, this.#runChat);
+    const call = this.#call('chat', request, control, false, asyncEntry, this.#runChat);
+    let routed: Routed<ChatCompletion>;
+    try {
+      routed = await this.#handler(request)(call);
+    } catch (err) {
+      throw this.#failed(call, err);
+    }
     return completedResult(routed, routed.result.usage);
   }
 
@@ -317,23 +331,26 @@ export class Router extends EventEmitter<RouterEvents> {
     run: Run<B, T>,
   ): Promise<WithHiddenParams<T>> {
     validateRequest(kind, request);
-    const routed = await this.#route(kind, request, control, false, asyncEntry, run);
+    const call = this.#call(kind, request, control, false, asyncEntry, run);
+    let routed: Routed<T>;
+    try {
+      routed = await this.#handler(request)(call);
+    } catch (err) {
+      throw this.#failed(call, err);
+    }
     return completedResult(routed, (routed.result as { usage?: Partial<Usage> }).usage);
   }
 
-  // Not async: its callers are, so a throw here (closed, unknown model) rejects their promise; the
-  // call's failure is recorded by a handler on the layers' promise rather than a second async frame.
-  #route<B extends RoutableRequest, T>(
+  /** A new call under the config in force. @throws when the router is closed or the model unknown. */
+  #call<B extends RoutableRequest, T>(
     kind: RequestKind,
     request: B,
     control: CallControl | undefined,
     stream: boolean,
     asyncEntry: boolean,
     run: Run<B, T>,
-  ): Promise<Routed<T>> {
+  ): Call<T> {
     if (this.#closed) throw new Error('Router is closed');
-    const config = this.#config;
-    const runtime = this.#runtime;
     const start = {
       kind,
       request,
@@ -343,14 +360,21 @@ export class Router extends EventEmitter<RouterEvents> {
       run,
       onWarning: this.#onWarning,
     };
-    const call = startCall(start, config, runtime);
-    const handler = Array.isArray(request.fallbacks) ? config.handlerWithFallbacks : config.handler;
-    return handler(call).catch((err: unknown) => {
-      if (RouterError.isInstance(err) && err.attempts.length === 0)
-        err.attempts = call.failures.filter((f) => f !== err);
-      runtime.callFailed(call, err);
-      throw err;
-    });
+    return startCall(start, this.#config, this.#runtime);
+  }
+
+  /** The call path of a request: the one with per-request fallbacks when it names some. */
+  #handler(request: RoutableRequest): Handler {
+    const config = this.#config;
+    return Array.isArray(request.fallbacks) ? config.handlerWithFallbacks : config.handler;
+  }
+
+  /** Records a call's failure (its attempts, an alert); returns the error to throw. */
+  #failed(call: Call<unknown>, err: unknown): unknown {
+    if (RouterError.isInstance(err) && err.attempts.length === 0)
+      err.attempts = call.failures.filter((f) => f !== err);
+    this.#runtime.callFailed(call, err);
+    return err;
   }
 
   #noDeployments(

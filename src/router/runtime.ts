@@ -13,6 +13,7 @@ import { createProviderRegistry, type ProviderRegistry } from '../providers/regi
 import { HttpClient } from '../providers/shared/http-client.js';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import { createProviderRuntime, type OwnedProviderRuntime } from '../providers/shared/provider-runtime.js';
+import { DeadlineQueue } from '../shared/deadline-queue.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { RedisStoreOptions } from '../stores/redis-options.js';
 import { RedisStore } from '../stores/redis-store.js';
@@ -117,6 +118,8 @@ export class RouterRuntime {
   readonly adapters: ProviderRegistry;
   /** The adapters' per-router state (auth caches, fetched secrets). */
   readonly providers: OwnedProviderRuntime = createProviderRuntime();
+  /** Every plain call's timeout, one timer per duration (a timer per call costs more than the rest of its deadline's work). */
+  readonly deadlines = new DeadlineQueue();
   readonly #strategies = new Map<string, RoutingStrategy>();
   /** The logger the user injected, if any (the config decides the rest). */
   readonly injectedLogger: Logger | undefined;
@@ -345,6 +348,7 @@ export class RouterRuntime {
   async close(ownsStore: boolean): Promise<void> {
     await this.#alerter.close();
     this.providers.close();
+    this.deadlines.close();
     this.#strategies.clear();
     await this.http.close();
     if (ownsStore) await this.store.close?.();

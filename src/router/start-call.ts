@@ -90,6 +90,7 @@ export function startCall<B extends RoutableRequest, T>(
           dropParams,
           runtime: runtime.providers,
           onWarning,
+          deadlines: runtime.deadlines,
         },
         request.mock_response ?? endpoint.deployment.params.mock_response,
       ),

@@ -1,3 +1,4 @@
+import type { DeadlineQueue, Deadline as QueuedDeadline } from '../../shared/deadline-queue.js';
 import { clampTimerMs } from '../../shared/timers.js';
 
 type Listener = () => void;
@@ -74,7 +75,9 @@ export class CallTimer {
   #firstTokenMs: number;
   #lastEvent: number;
   #events = false;
-  #timer: NodeJS.Timeout;
+  // a plain call's one deadline sits on the router's shared queue; a stream's moving ones on a timer
+  #timer: NodeJS.Timeout | undefined;
+  #deadline: QueuedDeadline | undefined;
   #expiry: string | undefined;
 
   private constructor(
@@ -83,16 +86,20 @@ export class CallTimer {
     firstTokenMs: number | undefined,
     totalMs: number | undefined,
     caller: AbortSignal | undefined,
+    deadlines: DeadlineQueue | undefined,
   ) {
     this.#stream = stream;
     this.#gapMs = limit(gapMs);
     this.#firstTokenMs = limit(firstTokenMs);
     this.#totalMs = limit(totalMs);
     this.#lastEvent = this.#start;
-    this.#timer = setTimeout(
-      this.#check,
-      clampTimerMs(Math.min(this.#gapMs, this.#firstTokenMs, this.#totalMs)),
-    );
+    if (deadlines && !stream) this.#deadline = deadlines.set(this.#gapMs, this.#check);
+    else {
+      this.#timer = setTimeout(
+        this.#check,
+        clampTimerMs(Math.min(this.#gapMs, this.#firstTokenMs, this.#totalMs)),
+      );
+    }
     if (caller) {
       this.#caller = caller;
       this.#onCallerAbort = () => this.#handle.abort(caller.reason);
@@ -101,9 +108,16 @@ export class CallTimer {
     }
   }
 
-  /** A plain call's timer: `timeoutMs` for the whole call. */
-  static forCall(timeoutMs: number, caller: AbortSignal | undefined): CallTimer {
-    return new CallTimer(false, timeoutMs, undefined, undefined, caller);
+  /**
+   * A plain call's timer: `timeoutMs` for the whole call, on `deadlines` when given (the router's
+   * shared queue), else on a timer of its own.
+   */
+  static forCall(
+    timeoutMs: number,
+    caller: AbortSignal | undefined,
+    deadlines?: DeadlineQueue | undefined,
+  ): CallTimer {
+    return new CallTimer(false, timeoutMs, undefined, undefined, caller, deadlines);
   }
 
   /** A stream's timer: `stream_timeout` between events, `first_token_timeout`, `stream_total_timeout`. */
@@ -121,6 +135,7 @@ export class CallTimer {
       limits.firstTokenTimeoutMs,
       limits.streamTotalTimeoutMs,
       caller,
+      undefined,
     );
   }
 
@@ -182,7 +197,8 @@ export class CallTimer {
   }
 
   clear(): void {
-    clearTimeout(this.#timer);
+    if (this.#deadline) this.#deadline.cancel();
+    else clearTimeout(this.#timer);
     if (this.#onCallerAbort) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
   }
 }

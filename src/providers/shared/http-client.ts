@@ -1,4 +1,5 @@
 import { type Dispatcher, Pool } from 'undici';
+import { type BufferedResponse, BufferingHandler, type BufferLimits } from './buffered-response.js';
 
 /** One HTTP request as a provider adapter builds it. */
 export interface WireRequest {
@@ -72,14 +73,20 @@ export class HttpClient {
     return pool;
   }
 
-  send(request: WireRequest, options: SendOptions): Promise<Dispatcher.ResponseData> {
-    let route = this.#routes.get(request.url);
+  /** The pool and path of a URL. */
+  #route(url: string): { pool: Pool; path: string } {
+    let route = this.#routes.get(url);
     if (!route) {
-      const { origin, path } = splitUrl(request.url);
+      const { origin, path } = splitUrl(url);
       route = { pool: this.pool(origin), path };
-      if (this.#routes.size < 10_000) this.#routes.set(request.url, route);
+      if (this.#routes.size < 10_000) this.#routes.set(url, route);
     }
-    const { pool, path } = route;
+    return route;
+  }
+
+  /** Sends the request; resolves once the headers arrive, with the body as a stream. */
+  send(request: WireRequest, options: SendOptions): Promise<Dispatcher.ResponseData> {
+    const { pool, path } = this.#route(request.url);
     return pool.request({
       path,
       method: request.method ?? 'POST',
@@ -88,6 +95,29 @@ export class HttpClient {
       headersTimeout: options.headersTimeoutMs,
       bodyTimeout: options.bodyTimeoutMs,
       signal: options.signal,
+    });
+  }
+
+  /**
+   * Sends the request and reads the whole response into memory (see `BufferLimits`): what a JSON call
+   * needs, without a body stream. Rejects with the network failure, the signal's reason, or
+   * `BodyTooLargeError`.
+   */
+  sendBuffered(request: WireRequest, options: SendOptions & BufferLimits): Promise<BufferedResponse> {
+    const { pool, path } = this.#route(request.url);
+    return new Promise((resolve, reject) => {
+      const handler = new BufferingHandler(resolve, reject, options, options.signal);
+      pool.dispatch(
+        {
+          path,
+          method: request.method ?? 'POST',
+          headers: request.headers,
+          body: request.body,
+          headersTimeout: options.headersTimeoutMs,
+          bodyTimeout: options.bodyTimeoutMs,
+        },
+        handler,
+      );
     });
   }
 

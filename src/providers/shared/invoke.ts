@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { InternalServerError, TimeoutError } from '../../errors/classes.js';
 import { type ErrorContext, errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
@@ -6,6 +7,7 @@ import { RouterError } from '../../errors/router-error.js';
 import { clampTimerMs } from '../../shared/timers.js';
 import { isPromise } from '../../stores/store.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
+import { BodyReadError, BodyTooLargeError, type BufferedResponse } from './buffered-response.js';
 import { CallTimer } from './call-timer.js';
 import { carriesContent } from './chunk-content.js';
 import { errorContextOf } from './error-context.js';
@@ -116,62 +118,44 @@ async function readErrorBody(body: Body): Promise<string> {
 }
 
 /**
- * Sends the wire request: the response when its status is below 400, else the contract error its
- * body maps to; a failure without an answer becomes `failureOf`'s error.
+ * Sends a stream's wire request over the pool with undici's coarse timeouts as a backstop behind the
+ * call's precise timer. Resolves with any answer, error statuses included; the caller maps a rejection
+ * with `failureOf` and an error status with `failedResponse`.
  */
 function send(
   http: HttpClient,
-  adapter: ProviderAdapter,
   wire: WireRequest,
-  target: ProviderTarget,
-  options: CallOptions,
   timer: CallTimer,
   limitMs: number,
 ): Promise<Dispatcher.ResponseData> {
-  const failed = (err: unknown) => failureOf(err, timer, options, target, 'request');
-  // undici's coarse timeouts stay as a backstop behind the precise timer
   const backstopMs = clampTimerMs(limitMs + 1000);
-  let sent: Promise<Dispatcher.ResponseData>;
   try {
-    sent = http.send(wire, { headersTimeoutMs: backstopMs, bodyTimeoutMs: backstopMs, signal: timer.signal });
+    return http.send(wire, { headersTimeoutMs: backstopMs, bodyTimeoutMs: backstopMs, signal: timer.signal });
   } catch (err) {
-    return Promise.reject(failed(err));
+    return Promise.reject(err);
   }
-  // handlers on the promise rather than an async frame: this runs on every call
-  return sent.then(
-    (response) => (response.statusCode < 400 ? response : failedResponse(response, adapter, target)),
-    (err: unknown) => {
-      throw failed(err);
-    },
-  );
 }
 
-/** The contract error of an answer with an error status, from its body. */
+/** The contract error of an answer with an error status, from its body's text. */
+function answerError(
+  statusCode: number,
+  text: string,
+  headers: IncomingHttpHeaders,
+  adapter: ProviderAdapter,
+  target: ProviderTarget,
+): RouterError {
+  const failure = adapter.readError(statusCode, text, headers);
+  return errorFromResponse({ ...failure, body: text }, contextOf(target), adapter.errorCodes);
+}
+
+/** The contract error of a streamed answer with an error status, from its body. */
 async function failedResponse(
   response: Dispatcher.ResponseData,
   adapter: ProviderAdapter,
   target: ProviderTarget,
 ): Promise<never> {
   const text = await readErrorBody(response.body);
-  const failure = adapter.readError(response.statusCode, text, response.headers);
-  throw errorFromResponse({ ...failure, body: text }, contextOf(target), adapter.errorCodes);
-}
-
-/** The body's bytes, or undefined once they pass `limit` (the rest is not read). */
-function readLimited(body: Body, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    body.on('data', (part: Buffer) => {
-      size += part.length;
-      if (size > limit) {
-        body.destroy();
-        resolve(undefined);
-      } else parts.push(part);
-    });
-    body.once('end', () => resolve(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)));
-    body.once('error', reject);
-  });
+  throw answerError(response.statusCode, text, response.headers, adapter, target);
 }
 
 function notJson(target: ProviderTarget, err: unknown): InternalServerError {
@@ -181,51 +165,21 @@ function notJson(target: ProviderTarget, err: unknown): InternalServerError {
   });
 }
 
-/**
- * Reads a success body as JSON, at most `maxResponseBytes` of it. Not async: the common case (a
- * declared length within the limit) is undici's own reader with our error mapping attached.
- */
-function readJson(
-  response: Dispatcher.ResponseData,
-  target: ProviderTarget,
-  options: CallOptions,
+/** What a buffered call's rejection becomes: too large, a deadline, the caller's abort, or the network. */
+function bufferedFailure(
+  err: unknown,
   timer: CallTimer,
-): Promise<unknown> {
-  const limit = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
-  const declared = Number(response.headers['content-length']);
-  // a declared length past the limit fails before a byte is read
-  if (declared > limit) {
-    // undici reports a body destroyed unread as an error: nobody else listens for it
-    response.body.on('error', ignore).destroy();
-    return Promise.reject(responseTooLarge(target, limit));
-  }
-  // a declared length within the limit bounds the read already: undici's own reader is the cheapest
-  if (declared >= 0) {
-    return response.body.json().catch((err: unknown) => {
-      throw err instanceof SyntaxError
-        ? notJson(target, err)
-        : failureOf(err, timer, options, target, 'response');
-    });
-  }
-  return readUndeclared(response.body, limit, target, options, timer);
+  options: CallOptions,
+  target: ProviderTarget,
+): unknown {
+  if (err instanceof BodyTooLargeError) return responseTooLarge(target, err.limit);
+  if (err instanceof BodyReadError) return failureOf(err.cause, timer, options, target, 'response');
+  return failureOf(err, timer, options, target, 'request');
 }
 
-/** Reads a body of no declared length, failing once it passes `limit`. */
-async function readUndeclared(
-  body: Body,
-  limit: number,
-  target: ProviderTarget,
-  options: CallOptions,
-  timer: CallTimer,
-): Promise<unknown> {
-  let bytes: Buffer | undefined;
-  try {
-    bytes = await readLimited(body, limit);
-  } catch (err) {
-    throw failureOf(err, timer, options, target, 'response');
-  }
-  if (bytes === undefined) throw responseTooLarge(target, limit);
-  const text = bytes.toString('utf8');
+/** A success body's JSON (a leading byte-order mark is not part of it). */
+function parseBody(body: Buffer, target: ProviderTarget): unknown {
+  const text = body.toString('utf8');
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
@@ -249,17 +203,30 @@ export async function invokeJson<Req, Res>(
 ): Promise<Res> {
   const built = buildWire(operation, request, target, options);
   const wire = isPromise(built) ? await built : built;
-  const timer = CallTimer.forCall(options.timeoutMs, options.signal);
+  const timer = CallTimer.forCall(options.timeoutMs, options.signal, options.deadlines);
+  // undici's coarse timeouts stay as a backstop behind the precise timer
+  const backstopMs = clampTimerMs(options.timeoutMs + 1000);
+  let response: BufferedResponse;
   try {
-    const response = await send(http, adapter, wire, target, options, timer, options.timeoutMs);
-    const json = await readJson(response, target, options, timer);
-    try {
-      return operation.parse(json, target, request);
-    } catch (err) {
-      throw errorInSuccessBody(json, adapter, target, response.headers) ?? err;
-    }
+    response = await http.sendBuffered(wire, {
+      headersTimeoutMs: backstopMs,
+      bodyTimeoutMs: backstopMs,
+      signal: timer.signal,
+      maxBodyBytes: options.maxResponseBytes ?? Number.POSITIVE_INFINITY,
+      maxErrorBodyBytes: MAX_ERROR_BODY_BYTES,
+    });
+  } catch (err) {
+    throw bufferedFailure(err, timer, options, target);
   } finally {
     timer.clear();
+  }
+  const { statusCode, headers, body } = response;
+  if (statusCode >= 400) throw answerError(statusCode, body.toString('utf8'), headers, adapter, target);
+  const json = parseBody(body, target);
+  try {
+    return operation.parse(json, target, request);
+  } catch (err) {
+    throw errorInSuccessBody(json, adapter, target, headers) ?? err;
   }
 }
 
@@ -338,10 +305,17 @@ export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   const timer = CallTimer.forStream(options, options.signal);
   let response: Dispatcher.ResponseData;
   try {
-    response = await send(http, adapter, wire, target, options, timer, options.streamTimeoutMs);
+    response = await send(http, wire, timer, options.streamTimeoutMs);
   } catch (err) {
     timer.clear();
-    throw err;
+    throw failureOf(err, timer, options, target, 'request');
+  }
+  if (response.statusCode >= 400) {
+    try {
+      await failedResponse(response, adapter, target);
+    } finally {
+      timer.clear();
+    }
   }
   // only a body closed before its end (cut, or destroyed by a deadline) is news: one that ended has
   // all its bytes buffered for a reader who has not started yet

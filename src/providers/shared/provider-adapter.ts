@@ -1,5 +1,6 @@
 import type { ProviderErrorCodes } from '../../errors/codes.js';
 import type { UpstreamFailure } from '../../errors/map-error.js';
+import type { DeadlineQueue } from '../../shared/deadline-queue.js';
 import type { MockFormat } from '../../testing/formats/format.js';
 import type {
   ChatCompletion,
@@ -90,6 +91,11 @@ export interface CallOptions {
   onBodyClose?: (() => void) | undefined;
   /** Told of what a call skipped without failing (a malformed stream event). */
   onWarning?: ((warning: CallWarning) => void) | undefined;
+  /**
+   * Where a plain call's `timeoutMs` deadline is set: the router's queue, one timer per duration for
+   * all its calls. Absent: the call arms a timer of its own.
+   */
+  deadlines?: DeadlineQueue | undefined;
 }
 
 /** A request/response operation: build the wire request, parse the JSON answer. Both pure. */

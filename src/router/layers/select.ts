@@ -74,33 +74,57 @@ function strategyMiss(
  */
 export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
   const { tracker, limiter, now } = deps;
-  return (next: Handler) =>
-    async <T>(call: Call<T>): Promise<Routed<T>> => {
-      const { group } = call;
-      const strategy = deps.strategyFor(group);
-      call.strategy = strategy;
-      const strictExclusion = options.weightedFailover(group) && call.asyncEntry;
-      const counters = deps.usage?.appliesTo(group, strategy) ? deps.usage.counters : undefined;
-      for (;;) {
+  const poolFor = <T>(call: Call<T>, choice: Choice, usage: readonly MinuteUsage[] | undefined) =>
+    candidatePool(
+      call.tier,
+      {
+        tracker,
+        limiter,
+        limited: options.limited,
+        admits: call.admits,
+        excluded: call.excluded,
+        timedOut: call.timedOut,
+        strictExclusion: choice.strictExclusion,
+        usage,
+      },
+      now(),
+    );
+  // claims the endpoint's slot and, when half-open, its single trial; false when a concurrent call won
+  const claim = (endpoint: Endpoint, counters: UsageCounters | undefined): boolean => {
+    const id = endpoint.deployment.id;
+    if (!limiter.tryAcquire(id, endpoint.parallelLimit)) return false;
+    if (!tracker.tryPick(id, now())) {
+      limiter.release(id);
+      return false;
+    }
+    counters?.countRequest(endpoint.deployment, now());
+    return true;
+  };
+
+  // the general case: anything may need awaiting (a shared store, an async strategy, a backoff, a slot)
+  const choose = async <T>(
+    next: Handler,
+    call: Call<T>,
+    choice: Choice,
+    resume?: Resume,
+  ): Promise<Routed<T>> => {
+    const { group } = call;
+    const { strategy, counters } = choice;
+    for (;;) {
+      const from = resume;
+      resume = undefined;
+      let pool: CandidatePool;
+      let endpoint: Promise<Endpoint | undefined> | Endpoint | undefined;
+      if (from?.pool) {
+        pool = from.pool;
+        endpoint = from.endpoint;
+      } else {
         // both reads are issued before either is awaited: a pipelining store sends them together
-        const refreshed = tracker.refresh(group);
-        let usage = counters?.read(call.tier.deployments, now());
+        const refreshed = from ? from.refreshed : tracker.refresh(group);
+        let usage = from ? from.usage : counters?.read(call.tier.deployments, now());
         if (isPromise(refreshed)) await refreshed;
         if (isPromise(usage)) usage = await usage;
-        const pool = candidatePool(
-          call.tier,
-          {
-            tracker,
-            limiter,
-            limited: options.limited,
-            admits: call.admits,
-            excluded: call.excluded,
-            timedOut: call.timedOut,
-            strictExclusion,
-            usage,
-          },
-          now(),
-        );
+        pool = poolFor(call, choice, usage);
         if (pool.endpoints.length === 0) {
           if (pool.full === 0) {
             const seconds =
@@ -110,32 +134,80 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
           await limiter.waitForRoom(group.name, call.deadline, now(), call.signal);
           continue;
         }
-        let endpoint = pool.endpoints.length === 1 ? pool.endpoints[0] : pick(strategy, pool, call);
-        if (isPromise(endpoint)) endpoint = await endpoint;
-        if (!endpoint) throw strategyMiss(strategy, group, pool);
-        const id = endpoint.deployment.id;
-        const backoff = call.backoff;
-        if (backoff) {
-          call.backoff = undefined;
-          if (backoff.id === id && backoff.waitMs > 0) {
-            const leftMs = call.deadline - now();
-            // a rate limit that asks for longer than the call has left fails now, with its retryAfterMs
-            if (backoff.waitMs > leftMs && RateLimitError.isInstance(backoff.error)) throw backoff.error;
-            await sleep(Math.min(backoff.waitMs, Math.max(0, leftMs)), call.signal);
-            continue; // the world moved while waiting: choose again
-          }
-        }
-        // the strategy may have awaited: claim atomically, and choose again if a concurrent call won
-        if (!limiter.tryAcquire(id, endpoint.parallelLimit)) continue;
-        if (!tracker.tryPick(id, now())) {
-          limiter.release(id);
-          continue;
-        }
-        counters?.countRequest(endpoint.deployment, now());
-        call.endpoint = endpoint;
-        return await next(call);
+        endpoint = pool.endpoints.length === 1 ? pool.endpoints[0] : pick(strategy, pool, call);
       }
+      if (isPromise(endpoint)) endpoint = await endpoint;
+      if (!endpoint) throw strategyMiss(strategy, group, pool);
+      const backoff = call.backoff;
+      if (backoff) {
+        call.backoff = undefined;
+        if (backoff.id === endpoint.deployment.id && backoff.waitMs > 0) {
+          const leftMs = call.deadline - now();
+          // a rate limit that asks for longer than the call has left fails now, with its retryAfterMs
+          if (backoff.waitMs > leftMs && RateLimitError.isInstance(backoff.error)) throw backoff.error;
+          await sleep(Math.min(backoff.waitMs, Math.max(0, leftMs)), call.signal);
+          continue; // the world moved while waiting: choose again
+        }
+      }
+      // the strategy may have awaited: claim atomically, and choose again if a concurrent call won
+      if (!claim(endpoint, counters)) continue;
+      call.endpoint = endpoint;
+      return await next(call);
+    }
+  };
+
+  return (next: Handler) =>
+    <T>(call: Call<T>): Promise<Routed<T>> => {
+      const { group } = call;
+      const strategy = deps.strategyFor(group);
+      call.strategy = strategy;
+      const choice: Choice = {
+        strategy,
+        counters: deps.usage?.appliesTo(group, strategy) ? deps.usage.counters : undefined,
+        strictExclusion: options.weightedFailover(group) && call.asyncEntry,
+      };
+      // The common call has nothing to wait for (a synchronous store and strategy, a candidate with
+      // room, no backoff planned): it is chosen here, without the async frame and its extra turn.
+      // Anything else goes on in `choose` from where this stopped: no read is issued twice and the
+      // strategy is not asked twice.
+      if (call.backoff !== undefined) return choose(next, call, choice);
+      try {
+        const refreshed = tracker.refresh(group);
+        const usage = choice.counters?.read(call.tier.deployments, now());
+        if (isPromise(refreshed) || isPromise(usage)) return choose(next, call, choice, { refreshed, usage });
+        const pool = poolFor(call, choice, usage);
+        if (pool.endpoints.length === 0) return choose(next, call, choice, { refreshed, usage });
+        const endpoint = pool.endpoints.length === 1 ? pool.endpoints[0] : pick(strategy, pool, call);
+        if (isPromise(endpoint) || !endpoint)
+          return choose(next, call, choice, { refreshed, usage, pool, endpoint });
+        if (!claim(endpoint, choice.counters)) return choose(next, call, choice);
+        call.endpoint = endpoint;
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return next(call);
     };
+}
+
+/** How one call chooses in its group: fixed for the call. */
+interface Choice {
+  strategy: RoutingStrategy;
+  /** The minute's usage counters, when this group reads and counts them. */
+  counters: UsageCounters | undefined;
+  /** Weighted failover: never reuse a deployment that failed this call. */
+  strictExclusion: boolean;
+}
+
+/** Where the synchronous first turn stopped, for `choose` to go on from. */
+interface Resume {
+  /** The store's cooldowns read for this turn (a promise while pending). */
+  refreshed: unknown;
+  /** The minute's usage read for this turn, when the group reads it. */
+  usage: ReturnType<UsageCounters['read']> | undefined;
+  /** The candidates, once the strategy was asked... */
+  pool?: CandidatePool;
+  /** ...and its answer not yet taken up (a promise, or nothing chosen). */
+  endpoint?: Promise<Endpoint | undefined> | Endpoint | undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import { adapterFor } from '../../../src/providers/registry.js';
 import type { Call, Handler, Routed } from '../../../src/router/call.js';
 import { type AttemptOutcome, OutcomeChannel } from '../../../src/router/outcomes.js';
 import { MemoryStore } from '../../../src/stores/memory-store.js';
+import type { Store } from '../../../src/stores/store.js';
 import type { RoutingStrategy } from '../../../src/strategies/strategy.js';
 import { testDeployment } from '../../../src/testing/index.js';
 import type { Endpoint, ModelGroup, SvcParams } from '../../../src/types/index.js';
@@ -111,7 +112,7 @@ export function recordingOutcomes(): { channel: OutcomeChannel; reported: Attemp
 }
 
 /** A tracker over a store of its own (or the one given, as another router's would be). */
-export function tracker(store?: MemoryStore): CooldownTracker {
+export function tracker(store?: Store): CooldownTracker {
   return new CooldownTracker({
     store: store ?? new MemoryStore(),
     shared: store !== undefined,

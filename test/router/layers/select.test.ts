@@ -83,10 +83,48 @@ describe('select layer', () => {
     expect(await chosen(select(call()))).toBe('a');
   });
 
-  it('awaits a strategy that answers with a Promise', async () => {
-    const strategy: RoutingStrategy = { name: 'async', select: async (candidates) => candidates[1] };
+  it('awaits a strategy that answers with a Promise, asking it once', async () => {
+    let asked = 0;
+    const strategy: RoutingStrategy = {
+      name: 'async',
+      select: async (candidates) => {
+        asked++;
+        return candidates[1];
+      },
+    };
     const { select, call } = setUp([a, b], { strategy });
     expect(await chosen(select(call()))).toBe('b');
+    expect(asked).toBe(1);
+  });
+
+  it('reads a store that answers asynchronously once per pick', async () => {
+    const store = new MemoryStore();
+    let reads = 0;
+    const slow = new Proxy(store, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== 'getMany' || typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          reads++;
+          return Promise.resolve(value.apply(target, args));
+        };
+      },
+    });
+    const strategy = pickingStrategy();
+    const { next } = scriptedNext();
+    const select = selectLayer(
+      {
+        tracker: tracker(slow),
+        limiter: selectWorld().limiter,
+        now: fakeClock().now,
+        strategyFor: () => strategy,
+        noDeployments,
+      },
+      { limited: false, weightedFailover: () => false },
+    )(next);
+    expect(await chosen(select(fakeCall(group([a, b]))))).toBe('a');
+    expect(reads).toBe(1);
+    expect(strategy.seen).toHaveLength(1);
   });
 
   it("claims the chosen deployment's slot", async () => {

@@ -1,0 +1,166 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+
+/** A whole response, its body read into memory. */
+export interface BufferedResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  /** The body's bytes; for an error status (400 and up), at most `maxErrorBodyBytes` of them. */
+  body: Buffer;
+}
+
+/** How much of a response `BufferingHandler` reads. */
+export interface BufferLimits {
+  /** A success body longer than this fails with `BodyTooLargeError`, unread past the limit. */
+  maxBodyBytes: number;
+  /** An error body is cut at this many bytes; the rest is left unread. */
+  maxErrorBodyBytes: number;
+}
+
+/** A success body passed `maxBodyBytes` (declared, or while it was read). */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`response body larger than ${limit} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
+/** A failure after the response's headers arrived, while its body was read: `cause` is what failed. */
+export class BodyReadError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('reading the response body failed', { cause });
+    this.name = 'BodyReadError';
+  }
+}
+
+/** A signal either shape: a DOM AbortSignal (EventTarget) or an EventEmitter-shaped one. */
+type AnySignal = AbortSignal & {
+  once?(event: 'abort', listener: () => void): unknown;
+  removeListener?(event: 'abort', listener: () => void): unknown;
+};
+
+function listen(signal: AnySignal, listener: () => void): void {
+  if (typeof signal.once === 'function') signal.once('abort', listener);
+  else signal.addEventListener('abort', listener, { once: true });
+}
+
+function unlisten(signal: AnySignal, listener: () => void): void {
+  if (typeof signal.removeListener === 'function') signal.removeListener('abort', listener);
+  else signal.removeEventListener('abort', listener);
+}
+
+/**
+ * An undici dispatch handler that reads a whole response into one Buffer and settles once: resolves
+ * with it, or rejects with the network failure (wrapped in `BodyReadError` once the headers came), the
+ * signal's reason, or `BodyTooLargeError`. A JSON
+ * call needs no stream: this skips the Readable that `request()` builds for every body, which costs
+ * more than everything else the router does for a call.
+ */
+export class BufferingHandler implements Dispatcher.DispatchHandler {
+  readonly #resolve: (response: BufferedResponse) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #limits: BufferLimits;
+  readonly #signal: AnySignal | undefined;
+  #onAbort: (() => void) | undefined;
+  #controller: Dispatcher.DispatchController | undefined;
+  #settled = false;
+  #statusCode = 0;
+  #headers: IncomingHttpHeaders = {};
+  #limit = 0;
+  #chunks: Buffer[] = [];
+  #size = 0;
+
+  constructor(
+    resolve: (response: BufferedResponse) => void,
+    reject: (error: unknown) => void,
+    limits: BufferLimits,
+    signal: AbortSignal | undefined,
+  ) {
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#limits = limits;
+    this.#signal = signal as AnySignal | undefined;
+    if (!signal) return;
+    if (signal.aborted) {
+      this.#fail(signal.reason);
+      return;
+    }
+    // an abort while the request waits for a connection fails the call now, not once it is sent
+    this.#onAbort = () => {
+      this.#controller?.abort(signal.reason);
+      this.#fail(this.#statusCode === 0 ? signal.reason : new BodyReadError(signal.reason));
+    };
+    listen(this.#signal!, this.#onAbort);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#settled) controller.abort(this.#signal?.reason ?? new Error('request abandoned'));
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    if (this.#settled) return;
+    this.#statusCode = statusCode;
+    this.#headers = headers;
+    const failed = statusCode >= 400;
+    this.#limit = failed ? this.#limits.maxErrorBodyBytes : this.#limits.maxBodyBytes;
+    // a declared length past the limit fails before a byte is read
+    if (!failed && Number(headers['content-length']) > this.#limit) this.#tooLarge(controller);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    const size = this.#size + chunk.length;
+    if (size <= this.#limit) {
+      this.#chunks.push(chunk);
+      this.#size = size;
+      return;
+    }
+    if (this.#statusCode < 400) {
+      this.#tooLarge(controller);
+      return;
+    }
+    // an error body says what it has to say early: keep what fits, leave the rest unread
+    this.#chunks.push(chunk.subarray(0, this.#limit - this.#size));
+    this.#size = this.#limit;
+    this.#done();
+    controller.abort(new Error('error body cut at its limit'));
+  }
+
+  onResponseEnd(): void {
+    if (!this.#settled) this.#done();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#fail(this.#statusCode === 0 ? error : new BodyReadError(error));
+  }
+
+  #tooLarge(controller: Dispatcher.DispatchController): void {
+    const error = new BodyTooLargeError(this.#limit);
+    this.#fail(error);
+    controller.abort(error);
+  }
+
+  #done(): void {
+    this.#settle();
+    const chunks = this.#chunks;
+    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size);
+    this.#resolve({ statusCode: this.#statusCode, headers: this.#headers, body });
+  }
+
+  #fail(error: unknown): void {
+    if (this.#settled) return;
+    this.#settle();
+    this.#reject(error);
+  }
+
+  #settle(): void {
+    this.#settled = true;
+    if (this.#onAbort) unlisten(this.#signal!, this.#onAbort);
+    this.#onAbort = undefined;
+  }
+}

@@ -36,7 +36,8 @@ class Entry implements Deadline {
  * timer, armed for the earliest live one, serves the whole list.
  */
 class DeadlineList {
-  #entries: Entry[] = [];
+  // a queue: live entries from #head on; slots before it are cleared and dropped now and then
+  #entries: (Entry | undefined)[] = [];
   #head = 0;
   #dead = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -56,14 +57,15 @@ class DeadlineList {
 
   cancelled(): void {
     this.#dead++;
-    const entries = this.#entries;
     // calls mostly end in the order they started: their deadlines leave from the head
-    while (this.#head < entries.length && entries[this.#head]!.fire === undefined) {
-      this.#head++;
+    while (this.#head < this.#entries.length && this.#entries[this.#head]!.fire === undefined) {
+      this.#shift();
       this.#dead--;
     }
-    if (this.#head === entries.length) this.#reset();
-    else if (this.#dead > COMPACT_AFTER && this.#dead * 2 > entries.length - this.#head) this.#compact();
+    const live = this.#entries.length - this.#head;
+    if (live === 0) this.#reset();
+    else if (this.#dead > COMPACT_AFTER && this.#dead * 2 > live) this.#compact();
+    else this.#trim();
   }
 
   close(): void {
@@ -78,6 +80,19 @@ class DeadlineList {
     return timer;
   }
 
+  #shift(): void {
+    this.#entries[this.#head] = undefined;
+    this.#head++;
+  }
+
+  // drops the cleared slots once they are most of the array (amortised: each slot is copied once)
+  #trim(): void {
+    if (this.#head > COMPACT_AFTER && this.#head * 2 > this.#entries.length) {
+      this.#entries = this.#entries.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
   #reset(): void {
     this.#entries = [];
     this.#head = 0;
@@ -85,7 +100,7 @@ class DeadlineList {
   }
 
   #compact(): void {
-    this.#entries = this.#entries.slice(this.#head).filter((e) => e.fire !== undefined);
+    this.#entries = this.#entries.slice(this.#head).filter((e) => e!.fire !== undefined);
     this.#head = 0;
     this.#dead = 0;
   }
@@ -98,22 +113,33 @@ class DeadlineList {
       const entry = this.#entries[this.#head]!;
       const fire = entry.fire;
       if (fire === undefined) {
-        this.#head++;
+        this.#shift();
         this.#dead--;
         continue;
       }
       // timers count whole milliseconds on a clock that may trail performance.now() by a fraction
       if (entry.at > now + 1) {
+        this.#trim();
         this.#timer = this.#arm(Math.ceil(entry.at - now));
         return;
       }
-      this.#head++;
+      this.#shift();
       entry.fire = undefined;
       fire();
     }
     this.#reset();
     this.onIdle();
   };
+
+  /** Entries held (live, and cancelled ones behind a live one): for tests. */
+  get size(): number {
+    return this.#entries.length - this.#head;
+  }
+
+  /** Array slots held, cleared ones included: for tests. */
+  get slots(): number {
+    return this.#entries.length;
+  }
 }
 
 /**
@@ -146,6 +172,17 @@ export class DeadlineQueue {
       this.#lists.set(ms, list);
     }
     return list.add(fire);
+  }
+
+  /** Entries and array slots held across durations (what a long run must keep bounded). */
+  get held(): { entries: number; slots: number } {
+    let entries = 0;
+    let slots = 0;
+    for (const list of this.#lists.values()) {
+      entries += list.size;
+      slots += list.slots;
+    }
+    return { entries, slots };
   }
 
   /** Clears every timer; deadlines set before never fire. */

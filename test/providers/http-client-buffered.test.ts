@@ -2,7 +2,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BodyReadError, BodyTooLargeError } from '../../src/providers/shared/buffered-response.js';
+import {
+  type AbortSource,
+  type AbortTarget,
+  BodyReadError,
+  BodyTooLargeError,
+} from '../../src/providers/shared/buffered-response.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
@@ -127,5 +132,29 @@ describe('HttpClient.sendBuffered', () => {
 
   it('fails at once with a signal already aborted', async () => {
     await expect(send('/json', { signal: AbortSignal.abort(new Error('before')) })).rejects.toThrow('before');
+  });
+
+  it('aborts through an AbortSource by a method call, and detaches from it once settled', async () => {
+    let attached: AbortTarget | undefined;
+    const source: { -readonly [K in keyof AbortSource]: AbortSource[K] } = {
+      aborted: false,
+      reason: undefined,
+      attach: (target) => {
+        attached = target;
+      },
+      detach: (target) => {
+        if (attached === target) attached = undefined;
+      },
+    };
+    const answered = await send('/json', { signal: source as unknown as AbortSignal });
+    expect(answered.statusCode).toBe(200);
+    expect(attached).toBeUndefined();
+
+    const hanging = send('/hang', { signal: source as unknown as AbortSignal });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    source.aborted = true;
+    source.reason = new Error('deadline');
+    attached?.abortedBy(source.reason);
+    await expect(hanging).rejects.toThrow('deadline');
   });
 });

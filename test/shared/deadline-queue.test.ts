@@ -110,4 +110,24 @@ describe('DeadlineQueue', () => {
     expect(fired.map((f) => f.name)).toEqual(['live']);
     live.cancel(); // after it fired: nothing happens
   });
+
+  it('holds a bounded number of entries under a steady load that never lets it empty', () => {
+    const q = queue();
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    // 50 calls in flight, ending in any order, for 200,000 calls
+    const live = Array.from({ length: 50 }, () => q.set(60_000, () => {}));
+    for (let i = 0; i < 200_000; i++) {
+      const index = Math.floor(random() * live.length);
+      live[index]!.cancel();
+      live[index] = q.set(60_000, () => {});
+    }
+    expect(q.held.entries).toBeLessThan(3000);
+    expect(q.held.slots).toBeLessThan(6000);
+    for (const deadline of live) deadline.cancel();
+    expect(q.held).toEqual({ entries: 0, slots: 0 });
+  });
 });

@@ -1,16 +1,27 @@
 import type { DeadlineQueue, Deadline as QueuedDeadline } from '../../shared/deadline-queue.js';
 import { clampTimerMs } from '../../shared/timers.js';
+import type { AbortSource, AbortTarget } from './buffered-response.js';
 
 type Listener = () => void;
 
 /**
  * The smallest signal undici accepts (`aborted`, `reason`, `once`/`on`, `removeListener`). A Node
  * AbortController is an EventTarget, whose listener bookkeeping cost several percent of a call's CPU.
+ * It also takes one `AbortTarget` (`attach`), told without a closure: see `BufferingHandler`.
  */
-class AbortHandle {
+class AbortHandle implements AbortSource {
   aborted = false;
   reason: unknown;
   #listeners: Listener[] = [];
+  #target: AbortTarget | undefined;
+
+  attach(target: AbortTarget): void {
+    this.#target = target;
+  }
+
+  detach(target: AbortTarget): void {
+    if (this.#target === target) this.#target = undefined;
+  }
 
   on(_event: 'abort', listener: Listener): this {
     this.#listeners.push(listener);
@@ -34,6 +45,9 @@ class AbortHandle {
     const listeners = this.#listeners;
     this.#listeners = [];
     for (const listener of listeners) listener();
+    const target = this.#target;
+    this.#target = undefined;
+    target?.abortedBy(reason);
   }
 }
 

@@ -1,5 +1,10 @@
 import { type Dispatcher, Pool } from 'undici';
-import { type BufferedResponse, BufferingHandler, type BufferLimits } from './buffered-response.js';
+import {
+  type AbortSource,
+  type BufferedResponse,
+  BufferingHandler,
+  type BufferLimits,
+} from './buffered-response.js';
 
 /** One HTTP request as a provider adapter builds it. */
 export interface WireRequest {
@@ -103,7 +108,10 @@ export class HttpClient {
    * needs, without a body stream. Rejects with the network failure, the signal's reason, or
    * `BodyTooLargeError`.
    */
-  sendBuffered(request: WireRequest, options: SendOptions & BufferLimits): Promise<BufferedResponse> {
+  sendBuffered(
+    request: WireRequest,
+    options: Omit<SendOptions, 'signal'> & BufferLimits & { signal?: AbortSignal | AbortSource | undefined },
+  ): Promise<BufferedResponse> {
     const { pool, path } = this.#route(request.url);
     return new Promise((resolve, reject) => {
       const handler = new BufferingHandler(resolve, reject, options, options.signal);

@@ -1,5 +1,6 @@
-// One measured client of bench/overhead.ts, in its own process: `direct` (undici to the upstream) or
-// `router` (router.acompletion to the same upstream). Prints one JSON line of results.
+// One measured client of bench/overhead.ts, in its own process: `direct` (undici's request() to the
+// upstream), `floor` (undici's dispatch() with a handler that only collects the body: the least any
+// client can do) or `router` (router.acompletion to the same upstream). Prints one JSON line of results.
 // The router is the built package (dist/), as users run it.
 
 import { Router } from '@svc/router';
@@ -25,6 +26,38 @@ if (mode === 'direct') {
     if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
     return res.body.json();
   };
+  close = () => pool.close();
+} else if (mode === 'floor') {
+  const pool = new Pool(url!);
+  const headers = { 'content-type': 'application/json', authorization: 'Bearer sk-bench-key' };
+  task = () =>
+    new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let status = 0;
+      pool.dispatch(
+        {
+          path: '/v1/chat/completions',
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ model: 'gpt-4o', messages }),
+        },
+        {
+          // undici takes a handler as the new API's only when it has onRequestStart
+          onRequestStart: () => {},
+          onResponseStart: (_controller, statusCode) => {
+            status = statusCode;
+          },
+          onResponseData: (_controller, chunk) => {
+            chunks.push(chunk);
+          },
+          onResponseEnd: () => {
+            if (status !== 200) reject(new Error(`status ${status}`));
+            else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          },
+          onResponseError: (_controller, error) => reject(error),
+        },
+      );
+    });
   close = () => pool.close();
 } else {
   const router = new Router([

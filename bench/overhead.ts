@@ -1,6 +1,7 @@
 // bench/overhead.ts (npm run bench:overhead): the router's added cost per call.
 // router.acompletion vs a direct undici request to the same upstream, each client in its own process,
-// alternating rounds so that machine noise falls on both alike. Prints the medians over rounds.
+// alternating rounds so that machine noise falls on both alike. Prints the medians over rounds. A third
+// client, undici's dispatch() collecting the body with nothing else, shows the floor under both.
 // The upstream answers a fixed body and costs far less CPU per call than either client, so at
 // concurrency 50 each client is CPU-bound and req/s measures the client's own work.
 import { firstLine, runJson, spawnScript } from './lib/child.js';
@@ -22,11 +23,14 @@ interface Result {
 
 const upstream = spawnScript('fast-upstream.ts', []);
 const url = await firstLine(upstream);
-const runs: Record<'direct' | 'router', Result[]> = { direct: [], router: [] };
-const serial: Record<'direct' | 'router', Result[]> = { direct: [], router: [] };
+type Mode = 'direct' | 'floor' | 'router';
+const runs: Record<Mode, Result[]> = { direct: [], floor: [], router: [] };
+const serial: Record<Mode, Result[]> = { direct: [], floor: [], router: [] };
 try {
   for (let round = 0; round < ROUNDS; round++) {
-    for (const mode of round % 2 === 0 ? (['direct', 'router'] as const) : (['router', 'direct'] as const)) {
+    for (const mode of round % 2 === 0
+      ? (['direct', 'floor', 'router'] as const)
+      : (['router', 'floor', 'direct'] as const)) {
       runs[mode].push(
         await runJson<Result>('overhead-client.ts', [mode, url, String(COUNT), String(CONCURRENCY)]),
       );
@@ -37,15 +41,17 @@ try {
   upstream.kill('SIGTERM');
 }
 
-const summary = (from: Record<'direct' | 'router', Result[]>, mode: 'direct' | 'router') => ({
+const summary = (from: Record<Mode, Result[]>, mode: Mode) => ({
   rps: median(from[mode].map((r) => r.rps)),
   p50: median(from[mode].map((r) => r.p50)),
   p99: median(from[mode].map((r) => r.p99)),
   cpu: median(from[mode].map((r) => r.cpuUsPerCall)),
 });
 const direct = summary(runs, 'direct');
+const floor = summary(runs, 'floor');
 const router = summary(runs, 'router');
 const serialDirect = summary(serial, 'direct');
+const serialFloor = summary(serial, 'floor');
 const serialRouter = summary(serial, 'router');
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(10);
 
@@ -56,10 +62,16 @@ console.log(
   `| direct undici | ${fmt(direct.rps)} | ${fmt(direct.p50)} | ${fmt(direct.p99)} | ${fmt(direct.cpu, 1)} |`,
 );
 console.log(
+  `| undici dispatch (floor) | ${fmt(floor.rps)} | ${fmt(floor.p50)} | ${fmt(floor.p99)} | ${fmt(floor.cpu, 1)} |`,
+);
+console.log(
   `| router.acompletion | ${fmt(router.rps)} | ${fmt(router.p50)} | ${fmt(router.p99)} | ${fmt(router.cpu, 1)} |`,
 );
 console.log(
-  `| added | | ${fmt(router.p50 - direct.p50)} | ${fmt(router.p99 - direct.p99)} | ${fmt(router.cpu - direct.cpu, 1)} |`,
+  `| added over direct | | ${fmt(router.p50 - direct.p50)} | ${fmt(router.p99 - direct.p99)} | ${fmt(router.cpu - direct.cpu, 1)} |`,
+);
+console.log(
+  `| added over the floor | | ${fmt(router.p50 - floor.p50)} | ${fmt(router.p99 - floor.p99)} | ${fmt(router.cpu - floor.cpu, 1)} |`,
 );
 console.log();
 console.log(
@@ -71,11 +83,15 @@ console.log(
   `| direct undici | ${fmt(serialDirect.rps)} | ${fmt(serialDirect.p50)} | ${fmt(serialDirect.p99)} |`,
 );
 console.log(
+  `| undici dispatch (floor) | ${fmt(serialFloor.rps)} | ${fmt(serialFloor.p50)} | ${fmt(serialFloor.p99)} |`,
+);
+console.log(
   `| router.acompletion | ${fmt(serialRouter.rps)} | ${fmt(serialRouter.p50)} | ${fmt(serialRouter.p99)} |`,
 );
 console.log(
-  `| added | | ${fmt(serialRouter.p50 - serialDirect.p50)} | ${fmt(serialRouter.p99 - serialDirect.p99)} |`,
+  `| added over direct | | ${fmt(serialRouter.p50 - serialDirect.p50)} | ${fmt(serialRouter.p99 - serialDirect.p99)} |`,
 );
 console.log();
+console.log(`floor ratio (router req/s / floor req/s): ${(router.rps / floor.rps).toFixed(3)}`);
 console.log(`cpu ratio (direct CPU/call / router CPU/call): ${(direct.cpu / router.cpu).toFixed(3)}`);
 console.log(`ratio: ${(router.rps / direct.rps).toFixed(3)}`);

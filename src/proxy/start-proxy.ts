@@ -155,6 +155,9 @@ async function serve(
   const now = Date.now;
   const spend = new SpendWriter(db, {
     flushIntervalMs: settings.spendFlushIntervalMs,
+    // a batch costs the embedded database about a millisecond whatever its size (planning, commit):
+    // larger batches there; on Postgres, writers of several processes lock owner rows per batch
+    batchSize: db.engine === 'pglite' ? 1000 : 200,
     onError: options.log ?? ((message) => options.logger.warn(message)),
   });
   // other processes of the deployment share the database: stored router_settings and key changes reach

@@ -80,39 +80,39 @@ const isValidDate = (value: unknown): value is Date =>
   value instanceof Date && Number.isFinite(value.getTime());
 
 /**
- * The row as JSON-ready values every column accepts: whatever a caller passes, a row can never make a
- * batch fail (which would hold back every row behind it). Counts are rounded and clamped, a cost that
- * is not a finite number is 0, an unknown status is `failure`, an invalid time is replaced by the other
- * one (or now).
+ * The row as JSON-ready values every column accepts, in `SPEND_COLUMNS` order (an array: a batch sent
+ * as arrays is half the bytes of one sent as objects, and the database reads each field by position).
+ * Whatever a caller passes, a row can never make a batch fail (which would hold back every row behind
+ * it): counts are rounded and clamped, a cost that is not a finite number is 0, an unknown status is
+ * `failure`, an invalid time is replaced by the other one (or now). Times are epoch milliseconds.
  */
-export function toStoredRow(row: SpendLogRow): Record<(typeof SPEND_COLUMNS)[number], unknown> {
+export function storedValues(row: SpendLogRow): unknown[] {
   const start = isValidDate(row.start_time) ? row.start_time : undefined;
   const end = isValidDate(row.end_time) ? row.end_time : undefined;
   const fallback = start ?? end ?? new Date();
-  const status = row.status === 'success' ? 'success' : 'failure';
   const httpStatus = finiteOrNull(row.http_status);
-  return {
-    call_id: text(row.call_id) ?? '',
-    key_hash: text(row.key_hash),
-    user_id: text(row.user_id),
-    team_id: text(row.team_id),
-    organization_id: text(row.organization_id),
-    end_user: text(row.end_user),
-    model_group: text(row.model_group),
-    model_id: text(row.model_id),
-    provider: text(row.provider),
-    route: text(row.route),
-    prompt_tokens: count(row.prompt_tokens),
-    completion_tokens: count(row.completion_tokens),
-    total_tokens: count(row.total_tokens),
-    cost: Number.isFinite(row.cost) ? row.cost : 0,
-    status,
-    error_code: text(row.error_code),
-    http_status: httpStatus === null ? null : count(httpStatus),
-    latency_ms: finiteOrNull(row.latency_ms),
-    cache_hit: row.cache_hit === true,
-    stream: row.stream === true,
-    start_time: (start ?? fallback).toISOString(),
-    end_time: (end ?? fallback).toISOString(),
-  };
+  return [
+    text(row.call_id) ?? '',
+    text(row.key_hash),
+    text(row.user_id),
+    text(row.team_id),
+    text(row.organization_id),
+    text(row.end_user),
+    text(row.model_group),
+    text(row.model_id),
+    text(row.provider),
+    text(row.route),
+    count(row.prompt_tokens),
+    count(row.completion_tokens),
+    count(row.total_tokens),
+    Number.isFinite(row.cost) ? row.cost : 0,
+    row.status === 'success' ? 'success' : 'failure',
+    text(row.error_code),
+    httpStatus === null ? null : count(httpStatus),
+    finiteOrNull(row.latency_ms),
+    row.cache_hit === true,
+    row.stream === true,
+    (start ?? fallback).getTime(),
+    (end ?? fallback).getTime(),
+  ];
 }

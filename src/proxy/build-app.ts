@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { trackCalls } from './http/call-state.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import { observeRequests } from './observability/http-hooks.js';
+import { lazyChildLogger } from './observability/lazy-child-logger.js';
 import type { ProxyContext } from './proxy-context.js';
 import { registerConfigRoutes } from './routes/config-update.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -36,6 +37,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
       loggerInstance: obs.log as FastifyBaseLogger,
       genReqId: (raw: IncomingMessage) => obs.tracing.callId(raw),
       logController: new LogController({ requestIdLogLabel: 'call_id' }),
+      childLoggerFactory: lazyChildLogger,
     }),
   });
   trackCalls(app, ctx.now, obs?.tracing);

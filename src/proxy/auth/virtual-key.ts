@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Prefix of every virtual key, so a leaked one is recognisable by secret scanners. */
 export const VIRTUAL_KEY_PREFIX = 'sk-svc-';
@@ -10,7 +10,7 @@ export function generateVirtualKey(): string {
 
 /** The key's SHA-256, hex: what the database stores and what logs and spend rows name a key by. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Whether `value` has the shape of a key hash (so `/spend/logs?key=` takes either form). */
@@ -28,5 +28,6 @@ export function sameDigest(presented: Buffer, secret: Buffer): boolean {
 
 /** The SHA-256 of a secret: what the master key is compared by, and (as hex) what a key is stored by. */
 export function secretDigest(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  // one-shot: no Hash object per request
+  return hash('sha256', secret, 'buffer');
 }

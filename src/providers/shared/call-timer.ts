@@ -12,7 +12,8 @@ type Listener = () => void;
 class AbortHandle implements AbortSource {
   aborted = false;
   reason: unknown;
-  #listeners: Listener[] = [];
+  // made on the first listener: a plain call's handler attaches as the target instead
+  #listeners: Listener[] | undefined;
   #target: AbortTarget | undefined;
 
   attach(target: AbortTarget): void {
@@ -24,7 +25,7 @@ class AbortHandle implements AbortSource {
   }
 
   on(_event: 'abort', listener: Listener): this {
-    this.#listeners.push(listener);
+    (this.#listeners ??= []).push(listener);
     return this;
   }
 
@@ -33,8 +34,8 @@ class AbortHandle implements AbortSource {
   }
 
   removeListener(_event: 'abort', listener: Listener): this {
-    const i = this.#listeners.indexOf(listener);
-    if (i !== -1) this.#listeners.splice(i, 1);
+    const i = this.#listeners?.indexOf(listener) ?? -1;
+    if (i !== -1) this.#listeners!.splice(i, 1);
     return this;
   }
 
@@ -42,8 +43,8 @@ class AbortHandle implements AbortSource {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const listeners = this.#listeners;
-    this.#listeners = [];
+    const listeners = this.#listeners ?? [];
+    this.#listeners = undefined;
     for (const listener of listeners) listener();
     const target = this.#target;
     this.#target = undefined;

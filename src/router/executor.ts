@@ -15,6 +15,7 @@ import type {
   TextCompletionRequest,
 } from '../types/index.js';
 import { mockChatChunks, mockChatCompletion, mockTextCompletion } from './mock-response.js';
+import type { Run } from './start-call.js';
 
 /** A stream whose first chunk has already arrived: failures before it are the router's to handle. */
 export interface OpenedStream {
@@ -156,4 +157,24 @@ export class Executor {
     }
     return invokeJson(this.http, adapter, operation, body, target, options);
   }
+}
+
+/** The executor's operations as the call path runs them: one function each, made once per router. */
+export interface ExecutorRuns {
+  chat: Run<ChatCompletionRequest, ChatCompletion>;
+  chatStream: Run<ChatCompletionRequest, OpenedStream>;
+  embedding: Run<EmbeddingRequest, EmbeddingResponse>;
+  textCompletion: Run<TextCompletionRequest, TextCompletion>;
+  imageGeneration: Run<ImageGenerationRequest, ImageGenerationResponse>;
+}
+
+/** Binds the executor's operations to it, for the router to hand each call. */
+export function executorRuns(executor: Executor): ExecutorRuns {
+  return {
+    chat: (e, b, o, m) => executor.chat(e, b, o, m),
+    chatStream: (e, b, o, m) => executor.chatStream(e, b, o, m),
+    embedding: (e, b, o) => executor.embedding(e, b, o),
+    textCompletion: (e, b, o, m) => executor.textCompletion(e, b, o, m),
+    imageGeneration: (e, b, o) => executor.imageGeneration(e, b, o),
+  };
 }

@@ -26,6 +26,7 @@ import type {
   WithHiddenParams,
 } from '../types/index.js';
 import type { Call, Handler, Routed } from './call.js';
+import type { CallControl, ChatResult } from './call-control.js';
 import { completedResult, streamResult } from './call-results.js';
 import type { ChatCompletionStream } from './chat-stream.js';
 import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
@@ -39,25 +40,8 @@ import { type RouterDependencies, RouterRuntime } from './runtime.js';
 import { type RoutableRequest, type Run, startCall } from './start-call.js';
 import { type RequestKind, validateRequest } from './validate-request.js';
 
+export type { CallControl, ChatResult } from './call-control.js';
 export type { RouterDependencies };
-
-/** Per-call controls that are not part of the request body. */
-export interface CallControl {
-  /** Aborts the call; the abort reason is thrown as is and counts against no deployment. */
-  signal?: AbortSignal;
-}
-
-/**
- * The result type of a chat call: a stream when `stream: true`, a completion when `stream` is false or
- * not set (so a request typed `ChatCompletionRequest` gets a completion), either when it is a `boolean`.
- */
-export type ChatResult<R extends ChatCompletionRequest> = R extends { stream: true }
-  ? ChatCompletionStream
-  : R extends { stream: false }
-    ? WithHiddenParams<ChatCompletion>
-    : R extends { stream: boolean }
-      ? WithHiddenParams<ChatCompletion> | ChatCompletionStream
-      : WithHiddenParams<ChatCompletion>;
 
 /**
  * One OpenAI-style API over a pool of deployments. Deployments sharing a `model_name` form a group;
@@ -237,12 +221,12 @@ export class Router extends EventEmitter<RouterEvents> {
 
   /** Embeddings for `input`. */
   aembedding(request: EmbeddingRequest, control?: CallControl): Promise<WithHiddenParams<EmbeddingResponse>> {
-    return this.#json('embedding', request, control, true, this.#runEmbedding);
+    return this.#json('embedding', request, control, true, this.#runtime.runs.embedding);
   }
 
   /** Same as `aembedding`, without weighted failover. */
   embedding(request: EmbeddingRequest, control?: CallControl): Promise<WithHiddenParams<EmbeddingResponse>> {
-    return this.#json('embedding', request, control, false, this.#runEmbedding);
+    return this.#json('embedding', request, control, false, this.#runtime.runs.embedding);
   }
 
   /** A legacy `/v1/completions` text completion. */
@@ -250,7 +234,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: TextCompletionRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<TextCompletion>> {
-    return this.#json('textCompletion', request, control, true, this.#runTextCompletion);
+    return this.#json('textCompletion', request, control, true, this.#runtime.runs.textCompletion);
   }
 
   /** Same as `atextCompletion`, without weighted failover. */
@@ -258,7 +242,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: TextCompletionRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<TextCompletion>> {
-    return this.#json('textCompletion', request, control, false, this.#runTextCompletion);
+    return this.#json('textCompletion', request, control, false, this.#runtime.runs.textCompletion);
   }
 
   /** Images for `prompt`. */
@@ -266,7 +250,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: ImageGenerationRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<ImageGenerationResponse>> {
-    return this.#json('imageGeneration', request, control, true, this.#runImageGeneration);
+    return this.#json('imageGeneration', request, control, true, this.#runtime.runs.imageGeneration);
   }
 
   /** Same as `aimageGeneration`, without weighted failover. */
@@ -274,7 +258,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: ImageGenerationRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<ImageGenerationResponse>> {
-    return this.#json('imageGeneration', request, control, false, this.#runImageGeneration);
+    return this.#json('imageGeneration', request, control, false, this.#runtime.runs.imageGeneration);
   }
 
   /** One entry per model group: providers, mode, reasoning support, context window and prices. */
@@ -304,7 +288,7 @@ export class Router extends EventEmitter<RouterEvents> {
     // the call's failure is recorded in this frame's own catch: a handler on the layers' promise
     // would cost every call a turn
     if (request.stream) {
-      const call = this.#call('chat', request, control, true, asyncEntry, this.#runChatStream);
+      const call = this.#call('chat', request, control, true, asyncEntry, this.#runtime.runs.chatStream);
       let routed: Routed<OpenedStream>;
       try {
         routed = await this.#handler(request)(call);
@@ -313,7 +297,7 @@ export class Router extends EventEmitter<RouterEvents> {
       }
       return streamResult(routed, control?.signal, this.#runtime);
     }
-    const call = this.#call('chat', request, control, false, asyncEntry, this.#runChat);
+    const call = this.#call('chat', request, control, false, asyncEntry, this.#runtime.runs.chat);
     let routed: Routed<ChatCompletion>;
     try {
       routed = await this.#handler(request)(call);
@@ -391,17 +375,6 @@ export class Router extends EventEmitter<RouterEvents> {
     );
   }
 
-  // one function each for every call (not closures made per call): the executor's operations
-  readonly #runChat: Run<ChatCompletionRequest, ChatCompletion> = (e, b, o, m) =>
-    this.#runtime.executor.chat(e, b, o, m);
-  readonly #runChatStream: Run<ChatCompletionRequest, OpenedStream> = (e, b, o, m) =>
-    this.#runtime.executor.chatStream(e, b, o, m);
-  readonly #runEmbedding: Run<EmbeddingRequest, EmbeddingResponse> = (e, b, o) =>
-    this.#runtime.executor.embedding(e, b, o);
-  readonly #runTextCompletion: Run<TextCompletionRequest, TextCompletion> = (e, b, o, m) =>
-    this.#runtime.executor.textCompletion(e, b, o, m);
-  readonly #runImageGeneration: Run<ImageGenerationRequest, ImageGenerationResponse> = (e, b, o) =>
-    this.#runtime.executor.imageGeneration(e, b, o);
   readonly #onWarning = (warning: CallWarning): void => this.#warn(warning);
 
   #warn(warning: CallWarning): void {

@@ -23,7 +23,7 @@ import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/
 import type { ModelGroup } from '../types/index.js';
 import type { Call } from './call.js';
 import { CallObserver } from './call-observer.js';
-import { Executor } from './executor.js';
+import { Executor, type ExecutorRuns, executorRuns } from './executor.js';
 import { recordAttemptSpan } from './observability/attempt-span.js';
 import { RouterMetrics } from './observability/router-metrics.js';
 import { type AttemptOutcome, OutcomeChannel } from './outcomes.js';
@@ -105,6 +105,8 @@ export class RouterRuntime {
   readonly store: Store;
   readonly http: HttpClient;
   readonly executor: Executor;
+  /** The executor's operations as the call path runs them. */
+  readonly runs: ExecutorRuns;
   readonly tracker: CooldownTracker;
   readonly limiter = new ConcurrencyLimiter();
   readonly outcomes = new OutcomeChannel();
@@ -145,6 +147,7 @@ export class RouterRuntime {
     this.tracer = deps.tracer ?? trace.getTracer('@svc/router');
     this.http = new HttpClient({ connections: settings.connections });
     this.executor = new Executor(this.http);
+    this.runs = executorRuns(this.executor);
     this.observer = new CallObserver(emitter, []);
     this.#alerter = new Alerter({
       settings: () => this.#current?.().settings.alerting_config,

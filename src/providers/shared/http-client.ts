@@ -28,6 +28,22 @@ export function splitUrl(url: string): { origin: string; path: string } {
   return slash === -1 ? { origin: url, path: '/' } : { origin: url.slice(0, slash), path: url.slice(slash) };
 }
 
+/** What undici is asked for one request, streamed or buffered alike. */
+function dispatchOptions(
+  path: string,
+  request: WireRequest,
+  options: Pick<SendOptions, 'headersTimeoutMs' | 'bodyTimeoutMs'>,
+): Dispatcher.DispatchOptions {
+  return {
+    path,
+    method: request.method ?? 'POST',
+    headers: request.headers,
+    body: request.body,
+    headersTimeout: options.headersTimeoutMs,
+    bodyTimeout: options.bodyTimeoutMs,
+  };
+}
+
 /** Options of an `HttpClient`. */
 export interface HttpClientOptions {
   /**
@@ -92,15 +108,9 @@ export class HttpClient {
   /** Sends the request; resolves once the headers arrive, with the body as a stream. */
   send(request: WireRequest, options: SendOptions): Promise<Dispatcher.ResponseData> {
     const { pool, path } = this.#route(request.url);
-    return pool.request({
-      path,
-      method: request.method ?? 'POST',
-      headers: request.headers,
-      body: request.body,
-      headersTimeout: options.headersTimeoutMs,
-      bodyTimeout: options.bodyTimeoutMs,
-      signal: options.signal,
-    });
+    const dispatch = dispatchOptions(path, request, options) as Dispatcher.RequestOptions;
+    dispatch.signal = options.signal;
+    return pool.request(dispatch);
   }
 
   /**
@@ -115,17 +125,7 @@ export class HttpClient {
     const { pool, path } = this.#route(request.url);
     return new Promise((resolve, reject) => {
       const handler = new BufferingHandler(resolve, reject, options, options.signal);
-      pool.dispatch(
-        {
-          path,
-          method: request.method ?? 'POST',
-          headers: request.headers,
-          body: request.body,
-          headersTimeout: options.headersTimeoutMs,
-          bodyTimeout: options.bodyTimeoutMs,
-        },
-        handler,
-      );
+      pool.dispatch(dispatchOptions(path, request, options), handler);
     });
   }
 

@@ -25,7 +25,8 @@ class AbortHandle implements AbortSource {
   }
 
   on(_event: 'abort', listener: Listener): this {
-    (this.#listeners ??= []).push(listener);
+    this.#listeners ??= [];
+    this.#listeners.push(listener);
     return this;
   }
 

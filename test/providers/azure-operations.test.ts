@@ -11,6 +11,7 @@ import { invokeJson } from '../../src/providers/shared/invoke.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import {
   chat,
+  closeHttp,
   http,
   jsonRaw,
   OPTIONS,
@@ -30,7 +31,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

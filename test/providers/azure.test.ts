@@ -4,6 +4,7 @@ import { AZURE_DEFAULT_API_VERSION, azureAdapter, azureUrl } from '../../src/pro
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import {
   chat,
+  closeHttp,
   fixtureJson,
   http,
   joined,
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

@@ -5,6 +5,7 @@ import { deepseekReasoningParams } from '../../src/providers/deepseek/reasoning-
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import {
   chat,
+  closeHttp,
   fixtureJson,
   http,
   joined,
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

@@ -4,6 +4,7 @@ import { deepseekAdapter } from '../../src/providers/deepseek/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import {
   chat,
+  closeHttp,
   fixture,
   http,
   joined,
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

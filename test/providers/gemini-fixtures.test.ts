@@ -4,6 +4,7 @@ import { geminiAdapter } from '../../src/providers/gemini/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import {
   chat,
+  closeHttp,
   fixture,
   geminiTarget,
   http,
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

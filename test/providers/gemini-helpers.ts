@@ -10,7 +10,16 @@ import type {
 } from '../../src/providers/shared/provider-adapter.js';
 import type { MockProvider } from '../../src/testing/index.js';
 
-export const http = new HttpClient();
+// A live binding: test files close it when done and the next file (same worker, without isolation)
+// gets a fresh one.
+export let http = new HttpClient();
+
+/** Closes the shared client and replaces it, so a later test file in the same worker can use it. */
+export async function closeHttp(): Promise<void> {
+  const closing = http;
+  http = new HttpClient();
+  await closing.close();
+}
 export const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
 export const API_KEY = 'AIzaSyTEST-gemini-key-0001';
 

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { geminiReasoningParams } from '../../src/providers/gemini/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { chat, geminiTarget, http, stream, streamedReasoning, streamedText } from './gemini-helpers.js';
+import {
+  chat,
+  closeHttp,
+  geminiTarget,
+  http,
+  stream,
+  streamedReasoning,
+  streamedText,
+} from './gemini-helpers.js';
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -9,7 +17,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

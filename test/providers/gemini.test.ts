@@ -3,7 +3,7 @@ import { BadRequestError } from '../../src/index.js';
 import { geminiAdapter } from '../../src/providers/gemini/index.js';
 import { invokeJson } from '../../src/providers/shared/invoke.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { API_KEY, chat, geminiTarget, http, options } from './gemini-helpers.js';
+import { API_KEY, chat, closeHttp, geminiTarget, http, options } from './gemini-helpers.js';
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

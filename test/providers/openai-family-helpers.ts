@@ -11,7 +11,16 @@ import type {
 import type { MockProvider } from '../../src/testing/index.js';
 
 /** Shared by the OpenAI-family provider tests: one HTTP client, targets on the mock, fixture reading. */
-export const http = new HttpClient();
+// A live binding: test files close it when done and the next file (same worker, without isolation)
+// gets a fresh one.
+export let http = new HttpClient();
+
+/** Closes the shared client and replaces it, so a later test file in the same worker can use it. */
+export async function closeHttp(): Promise<void> {
+  const closing = http;
+  http = new HttpClient();
+  await closing.close();
+}
 export const OPTIONS: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
 export const USER = [{ role: 'user' as const, content: 'hi' }];
 

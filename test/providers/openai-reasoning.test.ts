@@ -5,6 +5,7 @@ import { openaiModelReasons, openaiReasoningParams } from '../../src/providers/o
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import {
   chat,
+  closeHttp,
   fixtureJson,
   http,
   jsonRaw,
@@ -26,7 +27,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

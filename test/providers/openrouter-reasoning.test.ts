@@ -4,6 +4,7 @@ import { openrouterAdapter } from '../../src/providers/openrouter/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import {
   chat,
+  closeHttp,
   fixture,
   http,
   joined,
@@ -26,7 +27,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

@@ -19,7 +19,7 @@ import type {
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { bedrockTarget } from '../fixtures/bedrock/load.js';
 import { geminiTarget } from './gemini-helpers.js';
-import { http, OPTIONS, targetOn } from './openai-family-helpers.js';
+import { closeHttp, http, OPTIONS, targetOn } from './openai-family-helpers.js';
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/index.js';
 import { vertexAdapter } from '../../src/providers/vertex_ai/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { chat, http } from './gemini-helpers.js';
+import { chat, closeHttp, http } from './gemini-helpers.js';
 import {
   jwtClaims,
   serviceAccount,
@@ -26,7 +26,7 @@ beforeEach(() => {
   tokens.grants.length = 0;
 });
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
   await tokens.close();
   rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import {
 } from '../../src/index.js';
 import { vertexAdapter, vertexApiBase } from '../../src/providers/vertex_ai/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { chat, fixture, http, stream, streamedText } from './gemini-helpers.js';
+import { chat, closeHttp, fixture, http, stream, streamedText } from './gemini-helpers.js';
 import { vertexTarget } from './vertex-helpers.js';
 
 let mock: MockProvider;
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

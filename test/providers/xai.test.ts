@@ -5,6 +5,7 @@ import { xaiReasoningParams } from '../../src/providers/xai/reasoning-params.js'
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import {
   chat,
+  closeHttp,
   fixtureJson,
   http,
   joined,
@@ -28,7 +29,7 @@ beforeAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterAll(async () => {
-  await http.close();
+  await closeHttp();
   await mock.close();
 });
 

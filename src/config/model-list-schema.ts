@@ -63,6 +63,7 @@ export const svcParamsSchema = z.looseObject({
   first_token_timeout: positiveSeconds.optional(),
   stream_total_timeout: positiveSeconds.optional(),
   max_retries: z.number().int().nonnegative().optional(),
+  max_new_tokens: z.number().int().positive().optional(),
 });
 
 export const ROUTER_SVC_PARAM_KEYS: readonly string[] = Object.keys(svcParamsSchema.shape);
@@ -85,7 +86,6 @@ export const KNOWN_PASS_THROUGH_KEYS: ReadonlySet<string> = new Set([
   'aws_region_name',
   'aws_profile_name',
   'vertex_credentials',
-  'max_new_tokens',
   'max_tokens',
   'top_k',
   'top_p',

@@ -42,17 +42,24 @@ function envKey(names: string | readonly string[] | undefined, env: NodeJS.Proce
  * What is missing when a deployment would call its provider's own default endpoint without a key: no
  * `api_base`, no `api_key`, none of the provider's key variables set, and no `mock_response`. A
  * deployment with `api_base` needs none (local OpenAI-compatible servers often take no key); providers
- * without a default endpoint (Azure) or with their own credential chain (Vertex AI, Bedrock) are not
- * checked here. Undefined when nothing is missing.
+ * without a default endpoint (Azure, hosted vLLM), with an optional key (LM Studio) or with their own
+ * credential chain (Vertex AI, Bedrock) are not checked here. Undefined when nothing is missing.
  */
 export function missingApiKey(
   deployment: Deployment,
   adapter: ProviderAdapter,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
-  const { apiBase, apiKeyEnv } = adapter.defaults ?? {};
+  const { apiBase, apiKeyEnv, apiKeyOptional } = adapter.defaults ?? {};
   const { params } = deployment;
-  if (!apiBase || !apiKeyEnv || params.api_base || params.api_key || params.mock_response !== undefined)
+  if (
+    !apiBase ||
+    !apiKeyEnv ||
+    apiKeyOptional ||
+    params.api_base ||
+    params.api_key ||
+    params.mock_response !== undefined
+  )
     return undefined;
   if (envKey(apiKeyEnv, env)) return undefined;
   const names = namesOf(apiKeyEnv);

@@ -9,12 +9,16 @@ import { bedrockAdapter } from './bedrock/adapter.js';
 import { deepseekAdapter } from './deepseek/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
 import { openaiAdapter } from './openai/adapter.js';
+import { HOST_ADAPTERS } from './openai-compatible-hosts/index.js';
 import { openrouterAdapter } from './openrouter/adapter.js';
 import type { ProviderAdapter, ReasoningRequest } from './shared/provider-adapter.js';
 import { vertexAdapter } from './vertex_ai/adapter.js';
 import { xaiAdapter } from './xai/adapter.js';
 
-/** The adapters this version ships, one per provider folder. */
+/**
+ * The adapters this version ships: one per provider folder, then one per OpenAI-compatible host of
+ * `OPENAI_COMPATIBLE_HOSTS`.
+ */
 export const BUILT_IN_ADAPTERS: readonly ProviderAdapter[] = Object.freeze([
   openaiAdapter,
   azureAdapter,
@@ -25,6 +29,7 @@ export const BUILT_IN_ADAPTERS: readonly ProviderAdapter[] = Object.freeze([
   deepseekAdapter,
   xaiAdapter,
   openrouterAdapter,
+  ...HOST_ADAPTERS,
 ]);
 
 /**

@@ -37,6 +37,12 @@ export interface RequestDefaultParams {
   top_k?: number;
   max_tokens?: number;
   max_completion_tokens?: number;
+  /**
+   * The most tokens to generate, sent as the provider's own limit field (`max_tokens`; Gemini
+   * `maxOutputTokens`, Bedrock `inferenceConfig.maxTokens`). `max_tokens` / `max_completion_tokens`
+   * here win over it, and a request that sets its own limit wins over all three.
+   */
+  max_new_tokens?: number;
   stop?: string | string[];
   seed?: number;
   n?: number;
@@ -76,7 +82,6 @@ export interface ProviderPassThroughParams {
   organization?: string;
   azure_ad_token_provider?: unknown;
   aws_profile_name?: string;
-  max_new_tokens?: number;
   extra_headers?: Record<string, string>;
   headers?: Record<string, string>;
 }

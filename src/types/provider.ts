@@ -1,6 +1,7 @@
 /**
  * The providers this version ships an adapter for, as they appear in `_hidden_params.custom_llm_provider`
- * and `getModelGroupInfo()` (CONTRACT 5.1). Prefix aliases (`google/`, `vertexai/`) resolve to these.
+ * and `getModelGroupInfo()` (CONTRACT 5.1, 6.7). Prefix aliases (`google/`, `vertexai/`) resolve to these;
+ * an OpenAI-compatible host's name is its prefix without the `/`.
  */
 export type BuiltInProviderName =
   | 'openai'
@@ -11,7 +12,17 @@ export type BuiltInProviderName =
   | 'bedrock'
   | 'deepseek'
   | 'xai'
-  | 'openrouter';
+  | 'openrouter'
+  | 'groq'
+  | 'mistral'
+  | 'together_ai'
+  | 'fireworks_ai'
+  | 'cerebras'
+  | 'perplexity'
+  | 'deepinfra'
+  | 'ollama'
+  | 'lm_studio'
+  | 'hosted_vllm';
 
 /**
  * A provider name: a built-in one, or the name of a provider adapter given to the router
@@ -38,4 +49,14 @@ export const PROVIDER_PREFIXES: Readonly<Record<string, BuiltInProviderName>> = 
   deepseek: 'deepseek',
   xai: 'xai',
   openrouter: 'openrouter',
+  groq: 'groq',
+  mistral: 'mistral',
+  together_ai: 'together_ai',
+  fireworks_ai: 'fireworks_ai',
+  cerebras: 'cerebras',
+  perplexity: 'perplexity',
+  deepinfra: 'deepinfra',
+  ollama: 'ollama',
+  lm_studio: 'lm_studio',
+  hosted_vllm: 'hosted_vllm',
 });

@@ -15,6 +15,16 @@ const BUILT_IN_NAMES = [
   'deepseek',
   'xai',
   'openrouter',
+  'groq',
+  'mistral',
+  'together_ai',
+  'fireworks_ai',
+  'cerebras',
+  'perplexity',
+  'deepinfra',
+  'ollama',
+  'lm_studio',
+  'hosted_vllm',
 ];
 
 /** The registry's prefix table, `{ prefix: provider }`. */
@@ -32,7 +42,7 @@ const problemsOf = (make: () => unknown): readonly string[] => {
 };
 
 describe('the built-in provider registry', () => {
-  it('names the nine built-in providers', () => {
+  it('names the built-in providers: nine with their own folder, then the OpenAI-compatible hosts', () => {
     expect(BUILT_IN_PROVIDERS.names()).toEqual(BUILT_IN_NAMES);
   });
 

@@ -157,7 +157,11 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
   const hooks: ResponseHooks = options;
   return {
     name: options.name,
-    defaults: { apiBase: options.defaultApiBase, apiKeyEnv: options.apiKeyEnv },
+    defaults: {
+      apiBase: options.defaultApiBase,
+      apiKeyEnv: options.apiKeyEnv,
+      ...(options.apiKeyOptional ? { apiKeyOptional: true } : {}),
+    },
     chat: {
       build: (request, target, call) =>
         post(target, call, 'chat/completions', chatBody(request, target, call, false)),

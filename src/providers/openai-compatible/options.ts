@@ -21,8 +21,15 @@ export interface OpenAICompatibleOptions {
   name: ProviderName;
   /** Used when the deployment sets no `api_base`. Includes `/v1` where the provider's does. */
   defaultApiBase?: string;
-  /** Environment variable read for the key when the deployment sets no `api_key`. */
-  apiKeyEnv?: string;
+  /**
+   * Environment variables read, in order, for the key when the deployment sets no `api_key`.
+   */
+  apiKeyEnv?: string | readonly string[];
+  /**
+   * The key is optional (local servers): a deployment on the default `api_base` with no key anywhere
+   * is called without `Authorization` instead of being refused at construction.
+   */
+  apiKeyOptional?: boolean;
   /** The URL of an operation (`chat/completions`, `embeddings`, ...). Default: `{api_base}/{path}`. */
   url?(target: ProviderTarget, path: string): string;
   /**

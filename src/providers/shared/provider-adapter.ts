@@ -168,8 +168,15 @@ export interface ProviderAdapter {
    * leave it out (and keep the mock server out of the router's own code).
    */
   readonly mockFormat?: MockFormat;
-  /** Used when a deployment sets no `api_base` / `api_key`. */
-  readonly defaults?: { apiBase?: string | undefined; apiKeyEnv?: string | readonly string[] | undefined };
+  /**
+   * Used when a deployment sets no `api_base` / `api_key`. `apiKeyOptional`: a deployment on the
+   * default endpoint may have no key (local servers), so none is required at construction.
+   */
+  readonly defaults?: {
+    apiBase?: string | undefined;
+    apiKeyEnv?: string | readonly string[] | undefined;
+    apiKeyOptional?: boolean | undefined;
+  };
   readonly chat: JsonOperation<ChatCompletionRequest, ChatCompletion>;
   readonly chatStream: StreamOperation<ChatCompletionRequest, ChatCompletionChunk>;
   readonly embedding?: JsonOperation<EmbeddingRequest, EmbeddingResponse>;

@@ -41,6 +41,8 @@ export interface UnsupportedParamsOptions {
 
 /** Values that ask for nothing beyond the provider's default behaviour, so nothing is lost without them. */
 function isNeutral(key: string, value: unknown): boolean {
+  // parallel tool calls are on by default: `false` is the request that would be lost
+  if (key === 'parallel_tool_calls') return value !== false;
   if (value === undefined || value === null || value === false) return true;
   if (key === 'n') return value === 1;
   if (key === 'response_format') return (value as { type?: unknown }).type === 'text';
@@ -49,8 +51,9 @@ function isNeutral(key: string, value: unknown): boolean {
 
 /**
  * The request fields without those the provider cannot take (the `drop_params` rule for request
- * fields). Set to a neutral value (`null`, `false`, `n: 1`, `response_format: { type: 'text' }`) they
- * are removed silently; set to anything else they are removed with `dropParams`, and refused without.
+ * fields). Set to a neutral value (`null`, `false`, `n: 1`, `response_format: { type: 'text' }`,
+ * `parallel_tool_calls: true`) they are removed silently; set to anything else they are removed with
+ * `dropParams`, and refused without.
  *
  * @throws BadRequestError naming every such field (and `alsoRefused`) when `dropParams` is not set.
  * @example

@@ -45,21 +45,22 @@ export interface UserCostMap {
  */
 export function readCostMapFile(path: string, dir: string = process.cwd()): UserCostMap {
   const file = resolve(dir, path);
-  const what = `model_cost_map ${file}`;
-  const raw = parseFile(file, what);
+  // problems name the setting and the file: `model_cost_map: /etc/svc/prices.yaml: entry ...`
+  const where = `model_cost_map: ${file}`;
+  const raw = parseFile(file, where);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new ConfigError(what, ['expected a mapping of model id to its prices and facts']);
+    throw new ConfigError(SETTINGS, [`${where}: expected a mapping of model id to its prices and facts`]);
   const entries = new Map<string, CostMapEntry>();
   const problems: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
     if (key === 'sample_spec') continue; // LiteLLM's file documents its fields under this key
-    const entry = checkedEntry(key, value, problems);
+    const entry = checkedEntry(`${where}: entry \`${key}\``, value, problems);
     if (!entry) continue;
     entries.set(key.toLowerCase(), entry);
     const ref = refOf(key, isCatalogProvider);
     if (ref.provider) entries.set(`${ref.provider}/${ref.model}`.toLowerCase(), entry);
   }
-  if (problems.length > 0) throw new ConfigError(what, problems);
+  if (problems.length > 0) throw new ConfigError(SETTINGS, problems);
   return {
     file,
     entryFor: (ref) =>
@@ -67,29 +68,32 @@ export function readCostMapFile(path: string, dir: string = process.cwd()): User
   };
 }
 
-function parseFile(file: string, what: string): unknown {
+const SETTINGS = 'router settings';
+
+function parseFile(file: string, where: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(what, [code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`]);
+    throw new ConfigError(SETTINGS, [
+      `${where}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`}`,
+    ]);
   }
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(
-      what,
+      SETTINGS,
       doc.errors.map((e) => {
         const at = e.linePos?.[0];
-        return `syntax${at ? ` at line ${at.line}, column ${at.col}` : ''}: ${e.message.split('\n')[0]}`;
+        return `${where}: syntax${at ? ` at line ${at.line}, column ${at.col}` : ''}: ${e.message.split('\n')[0]}`;
       }),
     );
   }
   return doc.toJS() ?? {};
 }
 
-function checkedEntry(key: string, value: unknown, problems: string[]): CostMapEntry | undefined {
-  const where = `entry \`${key}\``;
+function checkedEntry(where: string, value: unknown, problems: string[]): CostMapEntry | undefined {
   const parsed = entrySchema.safeParse(value);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

@@ -116,7 +116,7 @@ describe('model_cost_map', () => {
     const bad = file('bad.json', JSON.stringify({ 'openai/gpt-4o': { input_cost_per_token: 'cheap' } }));
     expect(() => new Router([entry('openai/gpt-4o')], { model_cost_map: bad })).toThrow(ConfigError);
     expect(() => new Router([entry('openai/gpt-4o')], { model_cost_map: bad })).toThrow(
-      new RegExp(`model_cost_map ${bad}.*entry \`openai/gpt-4o\`\\.input_cost_per_token`),
+      new RegExp(`model_cost_map: ${bad}: entry \`openai/gpt-4o\`\\.input_cost_per_token`),
     );
   });
 
@@ -130,11 +130,11 @@ describe('model_cost_map', () => {
   it('refuses a missing file and a syntax error, naming the file', () => {
     const missing = join(dir, 'nope.json');
     expect(() => new Router([entry('openai/gpt-4o')], { model_cost_map: missing })).toThrow(
-      `Invalid model_cost_map ${missing}: no such file`,
+      `Invalid router settings: model_cost_map: ${missing}: no such file`,
     );
     const broken = file('broken.json', '{ "gpt-4o": ');
     expect(() => new Router([entry('openai/gpt-4o')], { model_cost_map: broken })).toThrow(
-      new RegExp(`model_cost_map ${broken}: syntax`),
+      new RegExp(`model_cost_map: ${broken}: syntax`),
     );
   });
 });

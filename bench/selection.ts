@@ -173,6 +173,7 @@ function benchOf(name: string, group: ModelGroup, store: Store, shared: boolean)
     stream: false,
     signal: undefined,
     asyncEntry: true,
+    pricedOnly: false,
     numRetries: undefined,
     deadline: clock + 60_000,
     run: async () => '',

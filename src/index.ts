@@ -6,8 +6,7 @@
 export type { CallbackKwargs, LoggedSvcParams, LoggerCallback } from './callbacks/logger-callback.js';
 export { ConfigError } from './config/config-error.js';
 export type { ResolvedSettings, RouterSettings } from './config/settings-schema.js';
-export { lookupModelPrice } from './cost/lookup.js';
-export type { ModelPrice } from './cost/model-prices.js';
+export { lookupModelPrice, type ModelPrice } from './cost/lookup.js';
 export * from './errors/index.js';
 export { type LogFields, type Logger, type LogLevel, silentLogger } from './logging/logger.js';
 export { createProviderRegistry, type ProviderRegistry } from './providers/registry.js';

@@ -1,4 +1,6 @@
 import { defineMaskedInspect } from '../callbacks/mask-key.js';
+import type { UserCostMap } from '../cost/cost-map-file.js';
+import { deploymentCost } from '../cost/deployment-cost.js';
 import { missingApiKey } from '../providers/build-target.js';
 import { BUILT_IN_PROVIDERS, type ProviderRegistry } from '../providers/registry.js';
 import type { Deployment, DeploymentConfig, DeploymentEntry } from '../types/index.js';
@@ -37,13 +39,18 @@ export function splitModel(
 export interface ModelListRules {
   providers: ProviderRegistry;
   schema: typeof deploymentSchema;
+  /** The router's `model_cost_map` file, over the catalog's prices. */
+  costMap: UserCostMap | undefined;
 }
 
 /** The rules for a registry: built once per config (the schema lists its prefixes). */
-export function modelListRules(providers: ProviderRegistry = BUILT_IN_PROVIDERS): ModelListRules {
+export function modelListRules(
+  providers: ProviderRegistry = BUILT_IN_PROVIDERS,
+  costMap?: UserCostMap,
+): ModelListRules {
   const schema =
     providers === BUILT_IN_PROVIDERS ? deploymentSchema : deploymentSchemaFor(providers.prefixes());
-  return { providers, schema: schema as typeof deploymentSchema };
+  return { providers, schema: schema as typeof deploymentSchema, costMap };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -123,6 +130,7 @@ export function buildDeployment(
   const params = { ...defaults, ...resolved.svc_params } as Deployment['params'];
   const entry = entryOf(written, id);
   const { provider, providerModel } = splitModel(resolved.svc_params.model, rules.providers);
+  const info = entry.model_info;
   return {
     problems,
     deployment: Object.freeze({
@@ -131,8 +139,9 @@ export function buildDeployment(
       provider,
       providerModel,
       params: Object.freeze(params),
-      info: entry.model_info,
+      info,
       entry,
+      cost: deploymentCost({ provider, providerModel, params, info }, rules.costMap),
     }),
   };
 }
@@ -159,8 +168,9 @@ export function buildDeployments(
   defaults: Readonly<Record<string, unknown>>,
   env: NodeJS.ProcessEnv = process.env,
   providers: ProviderRegistry = BUILT_IN_PROVIDERS,
+  costMap?: UserCostMap,
 ): Deployment[] {
-  const rules = modelListRules(providers);
+  const rules = modelListRules(providers, costMap);
   if (!Array.isArray(modelList))
     throw new ConfigError('model list', ['model_list: expected an array of deployments']);
   const problems: string[] = [];

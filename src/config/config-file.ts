@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
 import { createProviderRegistry } from '../providers/registry.js';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
@@ -74,7 +75,7 @@ export function loadConfigFile<G extends z.ZodType = z.ZodType<Record<string, un
   collect(problems, 'svc_settings', () => {
     fromSvc = svcSettingsAsRouterSettings(svcSettings, env);
   });
-  const routerSettings = { ...fromSvc, ...router } as RouterSettings;
+  const routerSettings = withCostMapPath({ ...fromSvc, ...router } as RouterSettings, dir);
   let defaults: Record<string, unknown> = {};
   collect(problems, 'router_settings', () => {
     defaults = parseSettings(routerSettings, env).default_svc_params as Record<string, unknown>;
@@ -103,6 +104,14 @@ export function loadConfigFile<G extends z.ZodType = z.ZodType<Record<string, un
     generalSettings: generalSettings as z.output<G>,
     env,
   };
+}
+
+/** `model_cost_map` read from the config file's folder when relative (env references are left to resolve). */
+function withCostMapPath(settings: RouterSettings, dir: string): RouterSettings {
+  const path = settings.model_cost_map;
+  if (typeof path !== 'string' || path === '' || isAbsolute(path) || path.startsWith('os.environ/'))
+    return settings;
+  return { ...settings, model_cost_map: resolve(dir, path) };
 }
 
 /** Unknown top-level keys (`litellm_settings` is pointed at `svc_settings` by didYouMean). */

@@ -47,6 +47,8 @@ export const svcParamsSchema = z.looseObject({
   cooldown_time: seconds.optional(),
   input_cost_per_token: z.number().nonnegative().optional(),
   output_cost_per_token: z.number().nonnegative().optional(),
+  cache_read_input_token_cost: z.number().nonnegative().optional(),
+  cache_creation_input_token_cost: z.number().nonnegative().optional(),
   region_name: z.string().optional(),
   base_model: z.string().optional(),
   vertex_project: z.string().optional(),
@@ -103,7 +105,11 @@ export const modelInfoSchema = z.looseObject({
   mode: z.string().optional(),
   input_cost_per_token: z.number().nonnegative().optional(),
   output_cost_per_token: z.number().nonnegative().optional(),
+  cache_read_input_token_cost: z.number().nonnegative().optional(),
+  cache_creation_input_token_cost: z.number().nonnegative().optional(),
   max_input_tokens: z.number().int().positive().optional(),
+  allow_unpriced: z.boolean().optional(),
+  supports_assistant_prefill: z.boolean().optional(),
 });
 
 export const deploymentSchema = z.strictObject({

@@ -183,6 +183,14 @@ export const routerSettingsSchema = z.strictObject({
     })
     .optional(),
   callbacks: z.array(loggerCallback).default([]),
+  /**
+   * A JSON or YAML file of prices and model facts over the catalog's, keyed by model id with or without
+   * its provider prefix, in LiteLLM's field names (`input_cost_per_token`, `output_cost_per_token`,
+   * `cache_read_input_token_cost`, `cache_creation_input_token_cost`, `max_input_tokens`,
+   * `supports_reasoning`, `supports_assistant_prefill`). A relative path is read from the config file's
+   * folder, else the working directory. See docs/cost.md.
+   */
+  model_cost_map: z.string().min(1).optional(),
   async_only_mode: z.boolean().default(false),
   /** Remove request parameters (and reasoning history) a provider cannot take instead of failing. */
   drop_params: z.boolean().default(false),

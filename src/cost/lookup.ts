@@ -1,35 +1,37 @@
-import { LRUCache } from 'lru-cache';
-import { MODEL_PRICES, type ModelPrice } from './model-prices.js';
+import { catalogFacts, refOfName } from './model-facts.js';
 
-const CANDIDATE_REWRITES: ReadonlyArray<(name: string) => string> = [
-  (n) => n.replace(/^[a-z_]+\//, ''), // a provider prefix: `openai/gpt-4o`
-  (n) => n.replace(/^.*\//, ''), // OpenRouter vendor paths: `anthropic/claude-sonnet-4-5`
-  (n) => n.replace(/^(us|eu|apac|global)\./, ''), // Bedrock cross-region inference profiles
-  (n) => n.replace(/^(anthropic|meta|mistral|amazon|cohere|ai21)\.(?!nova|titan)/, ''), // Bedrock vendors
-  (n) => n.replace(/-v\d+(:\d+)?$/, ''), // Bedrock versions: `-v1:0`
-  (n) => n.replace(/@.*$/, ''), // Vertex versions: `claude-3-5-sonnet@20240620`
-  (n) => n.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, ''), // dated snapshots
-  (n) => n.replace(/-(latest|preview|exp)(-[\w-]+)?$/, ''),
-  (n) => n.replace(/-\d{3}$/, ''), // `gemini-1.5-pro-002`
-];
-
-// model names come from users (pass-through models too): the memo of lookups is bounded
-const cache = new LRUCache<string, { price: ModelPrice | undefined }>({ max: 2048 });
+/** What the catalog knows of a model. Prices are dollars per token (LiteLLM's field names). */
+export interface ModelPrice {
+  /** The context window, when the catalog knows it. */
+  max_input_tokens?: number;
+  input_cost_per_token: number;
+  output_cost_per_token: number;
+  /** Prompt tokens read from the provider's cache (the input price when the catalog has none). */
+  cache_read_input_token_cost: number;
+  /** Prompt tokens written to the provider's cache (the input price when the catalog has none). */
+  cache_creation_input_token_cost: number;
+  supports_reasoning: boolean;
+}
 
 /**
- * The cost-map entry of a model name, tolerating provider prefixes, Bedrock and Vertex version
- * suffixes and dated snapshots. Undefined when unknown.
+ * The catalog's prices and facts for a model, written `<provider>/<model>` as in `svc_params.model`
+ * (`openrouter/anthropic/claude-3.7-sonnet`, `bedrock/us.anthropic.claude-3-7-sonnet-20250219-v1:0`)
+ * or as a bare id (`gpt-4o`, whose provider the catalog recognises). Long-context tiers are not shown:
+ * these are the base prices. Undefined when the catalog has no price for it. A router's
+ * `model_cost_map` file and deployment prices are not consulted here.
+ *
+ * @example lookupModelPrice('openai/gpt-4o')?.input_cost_per_token // 2.5e-6
  */
 export function lookupModelPrice(model: string): ModelPrice | undefined {
-  const cached = cache.get(model);
-  if (cached) return cached.price;
-  let name = model.toLowerCase();
-  let found = MODEL_PRICES[name];
-  for (const rewrite of CANDIDATE_REWRITES) {
-    if (found) break;
-    name = rewrite(name);
-    found = MODEL_PRICES[name];
-  }
-  cache.set(model, { price: found });
-  return found;
+  const facts = catalogFacts(refOfName(model));
+  const { prices } = facts;
+  if (!prices) return undefined;
+  return {
+    ...(facts.maxInputTokens !== undefined && { max_input_tokens: facts.maxInputTokens }),
+    input_cost_per_token: prices.input,
+    output_cost_per_token: prices.output,
+    cache_read_input_token_cost: prices.cacheRead,
+    cache_creation_input_token_cost: prices.cacheWrite,
+    supports_reasoning: facts.supportsReasoning,
+  };
 }

@@ -1,48 +1,33 @@
 import type { Deployment, Usage } from '../types/index.js';
-import { lookupModelPrice } from './lookup.js';
+import { priceSetFor, type TokenPrices } from './token-prices.js';
 
-/** Dollars per prompt and per completion token. */
-export interface TokenPrices {
-  readonly input: number;
-  readonly output: number;
-}
-
-// A deployment's prices follow from its params and the static cost map: worked out once per
-// deployment, not once per answer (`null`: known to have none).
-const pricesCache = new WeakMap<Deployment, TokenPrices | null>();
+const count = (value: unknown): number => (typeof value === 'number' && value > 0 ? value : 0);
 
 /**
- * Per-token prices of a deployment: its own `input/output_cost_per_token` (in `svc_params`, else in
- * `model_info`), else the cost map's.
+ * The dollar cost of a usage at these prices; 0 when either is unknown. Every part is billed at its
+ * own price: prompt tokens read from the provider's cache (`prompt_tokens_details.cached_tokens`:
+ * OpenAI's, Anthropic's `cache_read_input_tokens`, Gemini's `cachedContentTokenCount`) at the cache-read
+ * price, those written to it (`cache_creation_tokens`: Anthropic's `cache_creation_input_tokens`) at the
+ * cache-write price, the rest of the prompt at the input price, and completion tokens (reasoning tokens
+ * included, as every provider bills them) at the output price. A long prompt pays its tier's prices.
  */
-export function deploymentPrices(deployment: Deployment): TokenPrices | undefined {
-  let prices = pricesCache.get(deployment);
-  if (prices === undefined) {
-    prices = pricesOf(deployment) ?? null;
-    pricesCache.set(deployment, prices);
-  }
-  return prices ?? undefined;
+export function usageCost(prices: TokenPrices | undefined, usage: Partial<Usage> | undefined): number {
+  if (!usage || !prices) return 0;
+  const prompt = count(usage.prompt_tokens);
+  const details = usage.prompt_tokens_details;
+  const cacheRead = count(details?.cached_tokens);
+  const cacheWrite = count(details?.cache_creation_tokens);
+  const set = priceSetFor(prices, prompt);
+  const uncached = Math.max(0, prompt - cacheRead - cacheWrite);
+  return (
+    uncached * set.input +
+    cacheRead * set.cacheRead +
+    cacheWrite * set.cacheWrite +
+    count(usage.completion_tokens) * set.output
+  );
 }
 
-function pricesOf(deployment: Deployment): TokenPrices | undefined {
-  const { params, info } = deployment;
-  for (const own of [params, info]) {
-    if (own.input_cost_per_token !== undefined || own.output_cost_per_token !== undefined)
-      return { input: own.input_cost_per_token ?? 0, output: own.output_cost_per_token ?? 0 };
-  }
-  const price = lookupModelPrice(costModelName(deployment));
-  return price ? { input: price.input_cost_per_token, output: price.output_cost_per_token } : undefined;
-}
-
-/** The name the cost map is asked about: `base_model` (svc_params, then model_info), else the model. */
-export function costModelName(deployment: Deployment): string {
-  return deployment.params.base_model ?? deployment.info.base_model ?? deployment.providerModel;
-}
-
-/** The dollar cost of a call's usage on a deployment; 0 when its prices are unknown. */
+/** The dollar cost of a call's usage on a deployment (its prices resolved at construction); 0 when unpriced. */
 export function responseCost(deployment: Deployment, usage: Partial<Usage> | undefined): number {
-  if (!usage) return 0;
-  const prices = deploymentPrices(deployment);
-  if (!prices) return 0;
-  return (usage.prompt_tokens ?? 0) * prices.input + (usage.completion_tokens ?? 0) * prices.output;
+  return usageCost(deployment.cost.prices, usage);
 }

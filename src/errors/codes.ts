@@ -6,6 +6,7 @@
 export const ROUTER_ERROR_CODES = [
   'bad_request',
   'request_too_large',
+  'model_unpriced',
   'context_window_exceeded',
   'content_policy_violation',
   'authentication',
@@ -42,6 +43,7 @@ export function isRouterErrorCode(value: unknown): value is RouterErrorCode {
 export const CODE_STATUS: Readonly<Record<RouterErrorCode, number>> = Object.freeze({
   bad_request: 400,
   request_too_large: 413,
+  model_unpriced: 400,
   context_window_exceeded: 400,
   content_policy_violation: 400,
   authentication: 401,

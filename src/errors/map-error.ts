@@ -44,6 +44,7 @@ type ErrorClass = new (message: string, options?: RouterErrorOptions) => RouterE
 const CLASS_OF: Readonly<Record<RouterErrorCode, ErrorClass>> = {
   bad_request: BadRequestError,
   request_too_large: BadRequestError,
+  model_unpriced: BadRequestError,
   context_window_exceeded: ContextWindowExceededError,
   content_policy_violation: ContentPolicyViolationError,
   authentication: AuthenticationError,

@@ -114,6 +114,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     store,
     logger: routerLogger(logger.child({ component: 'router' })),
   });
+  printUnpriced(router, logger);
   let db: Database | undefined;
   try {
     const opened = await openDatabase({
@@ -250,6 +251,18 @@ async function serve(
       return closing;
     },
   };
+}
+
+/** Names the deployments with no price at start, and what that means for the proxy's budgets. */
+function printUnpriced(router: Router, logger: PinoLogger): void {
+  const unpriced = router.getDeployments().filter((d) => !d.priced);
+  if (unpriced.length === 0) return;
+  logger.warn(
+    { unpriced: unpriced.map((d) => `${d.model_name} (${d.provider}/${d.model})`) },
+    `${unpriced.length} unpriced deployment(s): their spend rows say cost 0 and priced: false, and calls ` +
+      'charged to a max_budget are refused on them (400 model_unpriced) unless model_info.allow_unpriced ' +
+      'is set; give them prices or a model_cost_map file (docs/cost.md)',
+  );
 }
 
 /** Stops accepting and waits for requests in flight, at most `timeoutMs`; then cuts what is left. */

@@ -5,6 +5,14 @@ import type { ChatCompletionStream } from './chat-stream.js';
 export interface CallControl {
   /** Aborts the call; the abort reason is thrown as is and counts against no deployment. */
   signal?: AbortSignal;
+  /**
+   * Only deployments with a price (their own, `model_cost_map`'s or the catalog's), or with
+   * `model_info.allow_unpriced: true`, may serve this call: the others are skipped, and a group left
+   * with none fails with BadRequestError code `model_unpriced` (400). For calls charged to a budget,
+   * whose cost must be counted; the proxy sets it for them. Costs nothing when every deployment is priced.
+   * @default false
+   */
+  pricedOnly?: boolean;
 }
 
 /**

@@ -14,6 +14,7 @@ function hiddenParams<T>(routed: Routed<T>, cost: number): HiddenParams {
     api_base: endpoint.target.apiBase ?? null,
     custom_llm_provider: endpoint.deployment.provider,
     response_cost: cost,
+    priced: routed.cacheHit === true || endpoint.deployment.cost.priced,
     cache_hit: routed.cacheHit === true,
     attempts: routed.attempts,
   };

@@ -19,6 +19,8 @@ export interface Call<T> {
   readonly signal: AbortSignal | undefined;
   /** Called through an `a*` method: weighted failover applies only there. */
   readonly asyncEntry: boolean;
+  /** `CallControl.pricedOnly`: only deployments with a price (or `allow_unpriced`) may serve it. */
+  readonly pricedOnly: boolean;
   /** The request's own `num_retries`, overriding the router's. */
   readonly numRetries: number | undefined;
   /** When every wait of this call (backoff, Retry-After, a free slot) must be over, on the router's clock. */

@@ -23,6 +23,11 @@ export interface DeploymentHealth {
   calls_this_minute: number;
   failures_this_minute: number;
   error_rate: number;
+  /**
+   * Whether it has a price (its own, `model_cost_map`'s or the catalog's). An unpriced deployment's
+   * calls cost 0, and calls charged to a budget skip it unless it sets `model_info.allow_unpriced`.
+   */
+  priced: boolean;
 }
 
 /** The health view of one deployment. Pure given the tracker's and limiter's state. */
@@ -48,5 +53,6 @@ export function deploymentHealth(
     calls_this_minute: state.calls,
     failures_this_minute: state.failures,
     error_rate: state.calls === 0 ? 0 : state.failures / state.calls,
+    priced: endpoint?.deployment.cost.priced ?? false,
   };
 }

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { parallelLimitOf } from '../checks/parallel-limit.js';
 import { buildDeployment, type ModelListRules, modelListRules } from '../config/build-deployments.js';
 import { ConfigError } from '../config/config-error.js';
+import type { UserCostMap } from '../cost/cost-map-file.js';
 import { buildTarget } from '../providers/build-target.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Deployment, Endpoint, ModelGroup, Tier } from '../types/index.js';
@@ -23,6 +24,8 @@ export interface RegistryOptions {
   providers: ProviderRegistry;
   /** Whether a group of one has fallbacks configured, so its deployment may be cooled. */
   hasFallbacks(group: string): boolean;
+  /** The `model_cost_map` file, for the deployments of pass-through models. */
+  costMap?: UserCostMap | undefined;
 }
 
 /** The overall bound of a stream when none is set: generous, but never unbounded. */
@@ -71,13 +74,25 @@ export class DeploymentRegistry {
   }
 
   #groupOf(name: string, endpoints: readonly Endpoint[]): ModelGroup {
+    const billable = endpoints.filter((e) => e.deployment.cost.billable).length;
     return Object.freeze({
       name,
       endpoints,
       tiers: tiersOf(endpoints),
       ids: endpoints.map((e) => e.deployment.id),
       coolable: endpoints.length > 1 || this.options.hasFallbacks(name),
+      billable: billable === endpoints.length ? 'all' : billable === 0 ? 'none' : 'some',
     });
+  }
+
+  /**
+   * Whether a call charged to a budget can meet a deployment it may not use: a listed one with neither a
+   * price nor `allow_unpriced`, or (with pass-through on) any model.
+   */
+  get anyUnbillable(): boolean {
+    if (this.options.passThrough) return true;
+    for (const g of this.#groups.values()) if (g.billable !== 'all') return true;
+    return false;
   }
 
   /** Whether any endpoint has a concurrency limit. */
@@ -137,7 +152,7 @@ export class DeploymentRegistry {
     const slash = model.indexOf('/');
     if (slash <= 0 || this.options.providers.providerOfPrefix(model.slice(0, slash)) === undefined)
       return undefined;
-    this.#rules ??= modelListRules(this.options.providers);
+    this.#rules ??= modelListRules(this.options.providers, this.options.costMap);
     const { deployment, problems } = buildDeployment(
       { model_name: model, svc_params: { model } },
       `model \`${model}\``,

@@ -1,6 +1,4 @@
 import { contextWindowOf } from '../checks/context-window.js';
-import { lookupModelPrice } from '../cost/lookup.js';
-import { costModelName, deploymentPrices } from '../cost/response-cost.js';
 import type { ProviderName } from '../types/index.js';
 import type { ModelGroup } from './deployment-registry.js';
 
@@ -26,12 +24,11 @@ export function modelGroupInfo(group: ModelGroup): ModelGroupInfo {
   let prices: { input: number; output: number } | undefined;
   for (const { deployment } of group.endpoints) {
     providers.add(deployment.provider);
-    const price = lookupModelPrice(costModelName(deployment));
     mode ??= deployment.info.mode;
-    supportsReasoning ||= deployment.info.supports_reasoning ?? price?.supports_reasoning ?? false;
+    supportsReasoning ||= deployment.cost.supportsReasoning;
     const window = contextWindowOf(deployment);
     if (window !== undefined) maxInput = maxInput === null ? window : Math.min(maxInput, window);
-    prices ??= deploymentPrices(deployment);
+    prices ??= deployment.cost.prices;
   }
   return {
     model_group: group.name,

@@ -6,6 +6,8 @@ import { ConfigError } from '../config/config-error.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
 import type { CooldownSettings } from '../cooldown/cooldown-tracker.js';
+import { readCostMapFile } from '../cost/cost-map-file.js';
+import { unpricedWarning } from '../cost/unpriced-warning.js';
 import type { NoDeploymentsAvailableError } from '../errors/classes.js';
 import type { RouterError } from '../errors/router-error.js';
 import { type Logger, loggerFor } from '../logging/logger.js';
@@ -25,6 +27,7 @@ import { hedgeLayer } from './layers/hedge.js';
 import { type MirrorRule, mirrorLayer } from './layers/mirror.js';
 import { mockFaultsLayer } from './layers/mock-faults.js';
 import { preCallChecksLayer } from './layers/pre-call-checks.js';
+import { pricedOnlyLayer } from './layers/priced-only.js';
 import { retryLayer } from './layers/retry.js';
 import { selectLayer } from './layers/select.js';
 import { tiersLayer } from './layers/tiers.js';
@@ -179,7 +182,15 @@ export function buildRouterConfig(
   rebuildGroups = false,
 ): RouterConfig {
   const settings = parseSettings(raw, runtime.env);
-  const built = buildDeployments(deployments, settings.default_svc_params, runtime.env, runtime.adapters);
+  const costMap =
+    settings.model_cost_map === undefined ? undefined : readCostMapFile(settings.model_cost_map);
+  const built = buildDeployments(
+    deployments,
+    settings.default_svc_params,
+    runtime.env,
+    runtime.adapters,
+    costMap,
+  );
   const hasFallbacks = (group: string) =>
     listedFor(settings.fallbacks, group).length > 0 || settings.default_fallbacks.length > 0;
   const registry = new DeploymentRegistry(built, {
@@ -194,6 +205,7 @@ export function buildRouterConfig(
     env: runtime.env,
     providers: runtime.adapters,
     hasFallbacks,
+    costMap,
   });
   checkFallbackNames(settings, registry.groupNames());
   checkMirrorNames(settings, registry.groupNames());
@@ -236,6 +248,8 @@ export function buildRouterConfig(
   const attempt = attemptLayer({ outcomes: runtime.outcomes, now: runtime.now });
   const groupLayers: Layer[] = [mockFaultsLayer];
   if (settings.enable_pre_call_checks) groupLayers.push(preCallChecksLayer);
+  // after the pre-call checks, whose candidates it narrows
+  if (registry.anyUnbillable) groupLayers.push(pricedOnlyLayer);
   if (registry.tiered) groupLayers.push(tiersLayer({ noDeployments }));
   const callLayers: Layer[] = [
     retryLayer(
@@ -273,6 +287,8 @@ export function buildRouterConfig(
   });
   const unreachable: Handler = () => Promise.reject(new Error('the call path has no innermost layer'));
   const logger = loggerFor(settings, runtime.injectedLogger, { secrets: () => runtime.providers.secrets() });
+  const unpriced = unpricedWarning(built, runtime.unpricedWarned);
+  if (unpriced) logger.warn(unpriced.message, unpriced.fields);
   if (settings.mirrors.length > 0) {
     outerLayers.unshift(
       mirrorLayer(mirrorRules(settings, registry), {

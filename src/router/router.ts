@@ -341,6 +341,7 @@ export class Router extends EventEmitter<RouterEvents> {
       signal: control?.signal,
       stream,
       asyncEntry,
+      pricedOnly: control?.pricedOnly === true,
       run,
       onWarning: this.#onWarning,
     };

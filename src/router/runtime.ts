@@ -125,6 +125,8 @@ export class RouterRuntime {
   readonly #strategies = new Map<string, RoutingStrategy>();
   /** The logger the user injected, if any (the config decides the rest). */
   readonly injectedLogger: Logger | undefined;
+  /** Deployments (by model_id) already named in the unpriced warning: each is named once per router. */
+  readonly unpricedWarned = new Set<string>();
   readonly #alerter: Alerter;
   #current: (() => CurrentConfig) | undefined;
   /** Whether the store may be shared with other routers (given, or built on Redis). */

@@ -27,6 +27,8 @@ export interface CallStart<B, T> {
   stream: boolean;
   /** Called through an `a*` method (weighted failover applies). */
   asyncEntry: boolean;
+  /** `CallControl.pricedOnly`. */
+  pricedOnly: boolean;
   run: Run<B, T>;
   onWarning: (warning: CallWarning) => void;
 }
@@ -73,6 +75,7 @@ export function startCall<B extends RoutableRequest, T>(
     stream,
     signal: start.signal,
     asyncEntry: start.asyncEntry,
+    pricedOnly: start.pricedOnly,
     numRetries: request.num_retries,
     deadline: startMs + budgetMs,
     startMs,

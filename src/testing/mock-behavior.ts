@@ -67,7 +67,18 @@ export interface MockBehavior {
   headers?: Record<string, string>;
   /** Streaming details and faults; streaming itself follows the request. */
   stream?: boolean | MockStreamOptions;
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  /**
+   * Token counts to report. `prompt_tokens` counts every input token; of them `cached_tokens` were read
+   * from the provider's cache and `cache_creation_tokens` written to it, reported the way each format
+   * does (OpenAI `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens` and
+   * `cache_creation_input_tokens`, Gemini `cachedContentTokenCount`).
+   */
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    cached_tokens?: number;
+    cache_creation_tokens?: number;
+  };
   /** Embedding vector length. @default 8 */
   dimensions?: number;
   /** How the OpenAI format answers, for the providers that speak it with their own variations. */

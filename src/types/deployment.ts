@@ -1,3 +1,4 @@
+import type { DeploymentCost } from '../cost/deployment-cost.js';
 import type { ReasoningEffort, ThinkingParam } from './chat.js';
 import type { ProviderName } from './provider.js';
 
@@ -16,6 +17,10 @@ export interface RouterSvcParams {
   cooldown_time?: number;
   input_cost_per_token?: number;
   output_cost_per_token?: number;
+  /** Dollars per prompt token read from the provider's cache. @default input_cost_per_token */
+  cache_read_input_token_cost?: number;
+  /** Dollars per prompt token written to the provider's cache. @default input_cost_per_token */
+  cache_creation_input_token_cost?: number;
   region_name?: string;
   base_model?: string;
   vertex_project?: string;
@@ -99,13 +104,25 @@ export interface ModelInfo {
   id?: string;
   base_model?: string;
   supports_reasoning?: boolean;
+  /** Whether the model continues a conversation that ends with an assistant message (over the catalog). */
+  supports_assistant_prefill?: boolean;
   mode?: 'chat' | 'embedding' | 'completion' | 'image_generation' | string;
-  /** Dollars per prompt token, over the cost map (`svc_params.input_cost_per_token` wins over it). */
+  /** Dollars per prompt token, over the catalog (`svc_params.input_cost_per_token` wins over it). */
   input_cost_per_token?: number;
-  /** Dollars per completion token, over the cost map (`svc_params.output_cost_per_token` wins over it). */
+  /** Dollars per completion token, over the catalog (`svc_params.output_cost_per_token` wins over it). */
   output_cost_per_token?: number;
-  /** The context window, over the cost map's: what pre-call checks and getModelGroupInfo use. */
+  /** Dollars per prompt token read from the provider's cache. @default input_cost_per_token */
+  cache_read_input_token_cost?: number;
+  /** Dollars per prompt token written to the provider's cache. @default input_cost_per_token */
+  cache_creation_input_token_cost?: number;
+  /** The context window, over the catalog's: what pre-call checks and getModelGroupInfo use. */
   max_input_tokens?: number;
+  /**
+   * Calls charged to a budget (proxy keys, teams, ... with `max_budget`) may use this deployment though
+   * it has no price (its calls cost 0). Without it they are refused with 400 `model_unpriced`.
+   * @default false
+   */
+  allow_unpriced?: boolean;
   [extra: string]: unknown;
 }
 
@@ -147,4 +164,6 @@ export interface Deployment {
   readonly info: Readonly<ModelInfo>;
   /** The element of `router.modelList` this deployment was built from. */
   readonly entry: DeploymentEntry;
+  /** Its prices, context window and capabilities, resolved once (own settings > `model_cost_map` > catalog). */
+  readonly cost: DeploymentCost;
 }

@@ -11,8 +11,13 @@ export interface HiddenParams {
   model_group: string;
   api_base: string | null;
   custom_llm_provider: ProviderName;
-  /** Dollars, from the cost map or the deployment's own prices; 0 when unknown. */
+  /** Dollars, from the deployment's prices (its own, `model_cost_map`'s or the catalog's); 0 when unpriced. */
   response_cost: number;
+  /**
+   * Whether `response_cost` comes from a price: false when the serving deployment has none (its 0 means
+   * "unknown", not "free"). A cache hit is priced (it cost nothing).
+   */
+  priced: boolean;
   cache_hit: boolean;
   /** Upstream calls made for this request, across retries and fallbacks (1 when the first one served). */
   attempts: number;

@@ -39,6 +39,11 @@ export interface ModelGroup {
    * deployment, or fallbacks configured for the group).
    */
   readonly coolable: boolean;
+  /**
+   * Which of its deployments may serve a call charged to a budget (priced, or `allow_unpriced`): `all`,
+   * `some` or `none`.
+   */
+  readonly billable: 'all' | 'some' | 'none';
 }
 
 /**

@@ -162,5 +162,6 @@ function group(name: string): ModelGroup {
     tiers: [{ endpoints: [], deployments: [] }],
     ids: [],
     coolable: false,
+    billable: 'all',
   };
 }

@@ -32,6 +32,7 @@ describe('Router results', () => {
       api_base: `${mock.url}/a/v1`,
       custom_llm_provider: 'openai',
       response_cost: expect.any(Number),
+      priced: true,
       cache_hit: false,
       attempts: 1,
     });
@@ -39,7 +40,7 @@ describe('Router results', () => {
     expect(JSON.stringify(res)).not.toContain('_hidden_params');
   });
 
-  it('computes response_cost from the cost map', async () => {
+  it('computes response_cost from the catalog', async () => {
     mock.setBehavior('/a', { usage: { prompt_tokens: 1000, completion_tokens: 100 } });
     const router = new Router([deployment(mock, 'a')]);
     const res = await router.acompletion({ model: 'gpt-4o', messages: USER });
@@ -48,7 +49,7 @@ describe('Router results', () => {
     expect(res._hidden_params.response_cost).toBeCloseTo(1000 * 2.5e-6 + 100 * 1e-5, 10);
   });
 
-  it('prefers the deployment’s own prices to the cost map', async () => {
+  it('prefers the deployment’s own prices to the catalog', async () => {
     mock.setBehavior('/a', { usage: { prompt_tokens: 10, completion_tokens: 10 } });
     const router = new Router([deployment(mock, 'a', { input_cost_per_token: 1, output_cost_per_token: 2 })]);
     const res = await router.acompletion({ model: 'gpt-4o', messages: USER });
@@ -355,7 +356,8 @@ describe('Router lifecycle and settings', () => {
       deployment(mock, 'a'),
       {
         model_name: 'claude',
-        svc_params: { model: 'openai/claude-sonnet-4-5', api_key: 'sk-test' },
+        // the catalog is asked per provider: a Claude model is priced where Anthropic serves it
+        svc_params: { model: 'anthropic/claude-sonnet-4-5', api_key: 'sk-test' },
         model_info: { supports_reasoning: true },
       },
     ]);

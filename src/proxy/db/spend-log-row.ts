@@ -28,6 +28,11 @@ export interface SpendLogRow {
   stream: boolean;
   start_time: Date;
   end_time: Date;
+  /**
+   * False when the serving deployment has no price: `cost` is 0 because it is unknown. Stored true
+   * unless false; rows written before this field are null.
+   */
+  priced?: boolean | null | undefined;
 }
 
 /** A stored spend log row. Unset fields are null. */
@@ -61,6 +66,7 @@ export const SPEND_COLUMNS = [
   'stream',
   'start_time',
   'end_time',
+  'priced',
 ] as const satisfies readonly (keyof SpendLogRow)[];
 
 const MAX_INT = 2_147_483_647;
@@ -114,5 +120,6 @@ export function storedValues(row: SpendLogRow): unknown[] {
     row.stream === true,
     (start ?? fallback).getTime(),
     (end ?? fallback).getTime(),
+    row.priced !== false,
   ];
 }

@@ -26,6 +26,7 @@ const COLUMN_TYPES: Record<(typeof SPEND_COLUMNS)[number], string> = {
   stream: 'boolean',
   start_time: 'timestamptz',
   end_time: 'timestamptz',
+  priced: 'boolean',
 };
 
 const COLUMNS = SPEND_COLUMNS.join(', ');

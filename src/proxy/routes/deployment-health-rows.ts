@@ -22,6 +22,8 @@ export interface DeploymentHealthRow {
   error_rate: number;
   /** Mean duration of its successful attempts since start; null before one. */
   latency_ms: number | null;
+  /** Whether it has a price: an unpriced deployment's calls cost 0 (docs/cost.md). */
+  priced: boolean;
 }
 
 /**
@@ -47,6 +49,7 @@ export function deploymentHealthRows(
       failures: d.failures_this_minute,
       error_rate: d.error_rate,
       latency_ms: counts && counts.latency_count > 0 ? counts.latency_ms_sum / counts.latency_count : null,
+      priced: d.priced,
     };
   });
 }

@@ -8,7 +8,7 @@ import { clientGoneSignal } from '../http/call-state.js';
 import { errorReply, fixedBody } from '../http/proxy-error.js';
 import { sseEvent } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
-import { isStream, routedCall } from './routed-call.js';
+import { callControl, isStream, routedCall } from './routed-call.js';
 import { type StreamFormat, sendStream } from './send-stream.js';
 
 /**
@@ -37,7 +37,7 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
       signal,
     );
     const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(chatRequest, { signal }),
+      ctx.router.acompletion(chatRequest, callControl(ledger, signal)),
     );
     if (isStream(result))
       return sendStream(reply, result, anthropicStream(chatRequest.model), ledger, state, signal);

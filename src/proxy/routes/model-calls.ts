@@ -7,7 +7,7 @@ import { errorReply } from '../http/proxy-error.js';
 import { sseData } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { type ModelCallBody, modelCallBody } from './request-body.js';
-import { isStream, routedCall } from './routed-call.js';
+import { callControl, isStream, routedCall } from './routed-call.js';
 import { type StreamFormat, sendStream } from './send-stream.js';
 
 /** A router method a route calls; resolves to a JSON result or, for chat with `stream: true`, a stream. */
@@ -72,7 +72,8 @@ function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
       },
       signal,
     );
-    const result = (await routedCall(state, ledger, signal, () => invoke(ctx, body, { signal }))) as Result;
+    const control = callControl(ledger, signal);
+    const result = (await routedCall(state, ledger, signal, () => invoke(ctx, body, control))) as Result;
     if (isStream(result)) return sendStream(reply, result, OPENAI_STREAM, ledger, state, signal);
     ledger.succeed(result._hidden_params, result.usage);
     return result;

@@ -1,4 +1,5 @@
 import { context, trace } from '@opentelemetry/api';
+import type { CallControl } from '../../router/call-control.js';
 import type { ChatCompletionStream } from '../../router/chat-stream.js';
 import type { CallState } from '../http/call-state.js';
 import type { CallLedger } from '../spend/call-ledger.js';
@@ -23,6 +24,14 @@ export async function routedCall<T>(
   } finally {
     state.routerMs += performance.now() - started;
   }
+}
+
+/**
+ * The router's call control for an admitted call: a call charged to a budget may use only priced
+ * deployments (or those with `allow_unpriced`), else it is refused with 400 `model_unpriced`.
+ */
+export function callControl(ledger: CallLedger, signal: AbortSignal): CallControl {
+  return ledger.budgeted ? { signal, pricedOnly: true } : { signal };
 }
 
 /** Whether a chat result is a stream (an async iterable of chunks) rather than a completion. */

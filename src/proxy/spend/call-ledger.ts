@@ -73,6 +73,15 @@ export class CallLedger {
     private readonly facts: CallFacts,
   ) {}
 
+  /**
+   * Whether the call is charged to a budget (an owner with `max_budget`): its cost must be known, so it
+   * may only use deployments with a price (or `allow_unpriced`).
+   */
+  get budgeted(): boolean {
+    for (const owner of this.deps.owners) if (owner.maxBudget !== null) return true;
+    return false;
+  }
+
   /** The call succeeded: `hidden` is the result's `_hidden_params`, `usage` what the provider reported. */
   succeed(hidden: HiddenParams | undefined, usage: Usage | null | undefined): void {
     const cost = hidden?.response_cost ?? 0;
@@ -83,6 +92,7 @@ export class CallLedger {
       model_id: hidden?.model_id ?? null,
       provider: hidden?.custom_llm_provider ?? null,
       cache_hit: hidden?.cache_hit ?? false,
+      priced: hidden?.priced ?? true,
       status: 'success',
       error_code: null,
       http_status: 200,
@@ -100,6 +110,7 @@ export class CallLedger {
       model_id: routerError?.modelId ?? null,
       provider: routerError?.provider ?? null,
       cache_hit: false,
+      priced: true, // a failed call's cost of 0 is its real cost
       status: 'failure',
       error_code: clientGone ? 'client_closed' : (routerError?.code ?? proxyError?.code ?? 'internal_error'),
       http_status: clientGone ? 499 : (routerError?.status ?? proxyError?.status ?? 500),
@@ -113,6 +124,7 @@ export class CallLedger {
     model_id: string | null;
     provider: string | null;
     cache_hit: boolean;
+    priced: boolean;
     status: 'success' | 'failure';
     error_code: string | null;
     http_status: number;
@@ -155,6 +167,7 @@ export class CallLedger {
       stream: this.facts.stream,
       start_time: new Date(this.facts.startedAt),
       end_time: new Date(end),
+      priced: outcome.priced,
     });
   }
 }

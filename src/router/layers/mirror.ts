@@ -52,6 +52,7 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
     stream: call.stream,
     signal: undefined, // the caller leaving does not cut the copy short
     asyncEntry: call.asyncEntry,
+    pricedOnly: false, // a mirrored copy is charged to no one
     numRetries: 0,
     deadline: now, // never waits for a slot or a backoff
     startMs: now,

@@ -73,10 +73,12 @@ function contentBlocks(ex: MockExchange): Json[] {
 function usageOf(ex: MockExchange, blocks: readonly Json[]) {
   const text = blocks.map((block) => String(block.text ?? block.thinking ?? '')).join('');
   const usage = mockUsage(ex.behavior, text);
+  const read = usage.cached_tokens ?? 0;
+  const written = usage.cache_creation_tokens ?? 0;
   return {
-    input_tokens: usage.prompt_tokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    input_tokens: Math.max(0, usage.prompt_tokens - read - written),
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: read,
     output_tokens: usage.completion_tokens,
     service_tier: 'standard',
   };

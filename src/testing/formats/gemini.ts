@@ -71,6 +71,7 @@ function usageMetadata(b: MockBehavior, content: string, final: boolean): Json {
     candidatesTokenCount: candidates,
     totalTokenCount: usage.prompt_tokens + candidates + thoughts,
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: usage.prompt_tokens }],
+    ...(usage.cached_tokens !== undefined ? { cachedContentTokenCount: usage.cached_tokens } : {}),
     ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
   };
 }

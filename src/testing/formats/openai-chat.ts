@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { argumentsText, DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
+import { argumentsText, DEFAULT_CONTENT, mockUsage, openaiUsage, pieces } from '../mock-text.js';
 import { sseFrame } from '../stream-driver.js';
 import type { MockExchange } from './format.js';
 import {
@@ -77,7 +77,7 @@ export function chatCompletion(ex: MockExchange): Json {
         ...(azure ? { content_filter_results: azureContentFilterResults(finish === 'content_filter') } : {}),
       },
     ],
-    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    usage: openaiUsage(usage),
     service_tier: 'default',
   };
 }
@@ -151,7 +151,7 @@ export function chatChunks(ex: MockExchange): string[] {
         created,
         model,
         choices: [],
-        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        usage: openaiUsage(usage),
       }),
     );
   }

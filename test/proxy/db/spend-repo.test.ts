@@ -51,6 +51,7 @@ describe.each(engines)('spend repository ($name)', (engine) => {
       cache_hit: true,
       stream: true,
       latency_ms: 12.5,
+      priced: false,
     });
 
     expect(await writeSpendBatch(db, [row])).toEqual({ inserted: 1 });

@@ -27,6 +27,7 @@ export function spendRow(overrides: Partial<SpendLogRow> = {}): SpendLogRow {
     latency_ms: 120,
     cache_hit: false,
     stream: false,
+    priced: true,
     start_time: start,
     end_time: new Date(start.getTime() + 120),
     ...overrides,

@@ -51,6 +51,7 @@ describe('GET /deployment/health', () => {
       failures: 0,
       error_rate: 0,
       latency_ms: null,
+      priced: true,
     });
     expect(JSON.stringify(body)).not.toContain('sk-upstream');
     expect(JSON.stringify(body)).not.toContain(t.mock.url);

@@ -60,6 +60,7 @@ export function group(...tiers: Endpoint[][]): ModelGroup {
     tiers: tiers.map((tier) => ({ endpoints: tier, deployments: tier.map((e) => e.deployment) })),
     ids: endpoints.map((e) => e.deployment.id),
     coolable: true,
+    billable: 'all',
   };
 }
 
@@ -72,6 +73,7 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
     stream: false,
     signal: undefined,
     asyncEntry: true,
+    pricedOnly: false,
     numRetries: undefined,
     deadline: NOW + 60_000,
     startMs: NOW,

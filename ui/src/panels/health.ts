@@ -14,6 +14,8 @@ export interface DeploymentHealth {
   failures: number;
   error_rate: number | null;
   latency_ms: number | null;
+  /** False: no price is known, its calls cost 0 (absent from older proxies). */
+  priced?: boolean;
 }
 
 const POLL_MS = 2_000;
@@ -28,7 +30,25 @@ function row(d: DeploymentHealth): HTMLTableRowElement {
     'tr',
     { 'data-testid': `health-row-${d.deployment_id}`, 'data-state': d.state },
     h('td', {}, d.deployment_id),
-    h('td', {}, `${d.provider} / ${d.model}`),
+    h(
+      'td',
+      {},
+      `${d.provider} / ${d.model}`,
+      ...(d.priced === false
+        ? [
+            ' ',
+            h(
+              'span',
+              {
+                class: 'badge unpriced',
+                'data-testid': `health-unpriced-${d.deployment_id}`,
+                title: 'No price known: its calls cost 0 and budgeted keys may not use it (docs/cost.md)',
+              },
+              'unpriced',
+            ),
+          ]
+        : []),
+    ),
     h(
       'td',
       {},

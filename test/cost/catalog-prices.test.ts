@@ -1,29 +1,55 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MODEL_PRICES, MODEL_PRICES_SOURCE } from '../../src/cost/model-prices.js';
-import { type ChatCompletionStream, Router } from '../../src/index.js';
+import { type ChatCompletionStream, lookupModelPrice, Router } from '../../src/index.js';
+import { supportsReasoning } from '../../src/reasoning/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { deployment, USER } from '../helpers.js';
 import { FORMATS, streamSuite } from '../streams/helpers.js';
 
 const USAGE = { prompt_tokens: 1000, completion_tokens: 100 };
+const M = 1e6;
 
-describe('the cost map as data', () => {
-  it('is a JSON file that names its source and date', () => {
-    const file = JSON.parse(
-      readFileSync(new URL('../../src/cost/model-prices.json', import.meta.url), 'utf8'),
-    );
-    expect(file.source).toMatch(/\w/);
-    expect(file.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(MODEL_PRICES_SOURCE).toEqual({ source: file.source, date: file.date });
+describe('the catalog', () => {
+  // list prices in the catalog of package-lock (genai-prices 0.1.8), dollars per million tokens
+  it.each([
+    ['openai/gpt-4o-2024-08-06', 2.5, 10, 128_000],
+    ['azure/gpt-4o', 2.5, 10, 128_000],
+    ['anthropic/claude-sonnet-4-5-20250929', 3, 15, 200_000],
+    ['gemini/gemini-2.5-pro', 1.25, 10, 1_048_576],
+    ['vertex_ai/claude-3-5-sonnet@20240620', 3, 15, 200_000],
+    ['bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0', 3, 15, 200_000],
+    ['bedrock/us.anthropic.claude-3-7-sonnet-20250219-v1:0', 3, 15, 200_000],
+    ['bedrock/converse/global.anthropic.claude-sonnet-4-5-20250929-v1:0', 3, 15, 200_000],
+    ['openrouter/anthropic/claude-3.7-sonnet', 3, 15, 200_000],
+    ['openrouter/deepseek/deepseek-r1', 0.45, 2.15, 64_000],
+    ['openrouter/x-ai/grok-4', 3, 15, 256_000],
+    ['xai/grok-4', 3, 15, 256_000],
+    ['groq/llama-3.3-70b-versatile', 0.59, 0.79, 131_072],
+  ])('prices %s at $%s/$%s per million with a %s-token window', (model, input, output, window) => {
+    const price = lookupModelPrice(model);
+    expect(price?.input_cost_per_token).toBeCloseTo(input / M, 15);
+    expect(price?.output_cost_per_token).toBeCloseTo(output / M, 15);
+    expect(price?.max_input_tokens).toBe(window);
   });
 
-  it('gives every model a context window and non-negative prices', () => {
-    for (const [name, price] of Object.entries(MODEL_PRICES)) {
-      expect(price.max_input_tokens, name).toBeGreaterThan(0);
-      expect(price.input_cost_per_token, name).toBeGreaterThanOrEqual(0);
-      expect(price.output_cost_per_token, name).toBeGreaterThanOrEqual(0);
-    }
+  it('takes an OpenRouter model’s cache prices from its vendor when the list price is the vendor’s', () => {
+    const price = lookupModelPrice('openrouter/anthropic/claude-3.7-sonnet');
+    expect(price?.cache_read_input_token_cost).toBeCloseTo(0.3 / M, 15);
+    expect(price?.cache_creation_input_token_cost).toBeCloseTo(3.75 / M, 15);
+  });
+
+  it('has no price for a model its provider does not list', () => {
+    expect(lookupModelPrice('openai/llama3-70b-8192')).toBeUndefined();
+    expect(lookupModelPrice('azure/my-gpt-deployment')).toBeUndefined();
+  });
+
+  it.each([
+    'openrouter/anthropic/claude-3.7-sonnet',
+    'openrouter/deepseek/deepseek-r1',
+    'bedrock/us.anthropic.claude-3-7-sonnet-20250219-v1:0',
+    'together_ai/deepseek-ai/DeepSeek-R1',
+  ])('knows %s reasons', (model) => {
+    expect(supportsReasoning(model)).toBe(true);
+    expect(lookupModelPrice(model)?.supports_reasoning).toBe(true);
   });
 });
 
@@ -38,11 +64,10 @@ describe('response_cost', () => {
   });
   afterAll(() => mock.close());
 
-  const gpt4o = MODEL_PRICES['gpt-4o']!;
-  const mapCost =
-    USAGE.prompt_tokens * gpt4o.input_cost_per_token + USAGE.completion_tokens * gpt4o.output_cost_per_token;
+  // gpt-4o: $2.50 input, $10 output per million tokens
+  const mapCost = (USAGE.prompt_tokens * 2.5 + USAGE.completion_tokens * 10) / M;
 
-  it('prices a call from the cost map', async () => {
+  it('prices a call from the catalog', async () => {
     const router = new Router([deployment(mock, 'a')]);
     const res = await router.acompletion({ model: 'gpt-4o', messages: USER });
     await router.close();
@@ -63,7 +88,7 @@ describe('response_cost', () => {
     expect(stream._hidden_params.response_cost).toBeCloseTo(mapCost, 12);
   });
 
-  it('takes model_info prices over the cost map', async () => {
+  it('takes model_info prices over the catalog', async () => {
     const entry = {
       ...deployment(mock, 'a'),
       model_info: { id: 'a', input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 },
@@ -85,7 +110,7 @@ describe('response_cost', () => {
     expect(res._hidden_params.response_cost).toBeCloseTo(100 * 1e-5, 12);
   });
 
-  it('takes model_info.max_input_tokens over the cost map’s context window', () => {
+  it('takes model_info.max_input_tokens over the catalog’s context window', () => {
     const router = new Router([
       { ...deployment(mock, 'a'), model_info: { id: 'a', max_input_tokens: 4096 } },
     ]);

@@ -4,6 +4,7 @@ import { chunksToAnthropicEvents } from '../anthropic/to-anthropic-events.js';
 import { chatCompletionToAnthropic } from '../anthropic/to-anthropic-message.js';
 import { anthropicToChatRequest } from '../anthropic/to-chat-request.js';
 import { bodyModel } from '../auth/authenticate.js';
+import { modelRule } from '../auth/model-access.js';
 import { clientGoneSignal } from '../http/call-state.js';
 import { errorReply, fixedBody } from '../http/proxy-error.js';
 import { sseEvent } from '../http/sse.js';
@@ -37,7 +38,7 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
       signal,
     );
     const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(chatRequest, { signal }),
+      ctx.router.acompletion(chatRequest, { signal, allowModel: modelRule(caller) }),
     );
     if (isStream(result))
       return sendStream(reply, result, anthropicStream(chatRequest.model), ledger, state, signal);

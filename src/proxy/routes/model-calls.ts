@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CallControl } from '../../router/router.js';
 import type { HiddenParams, Usage } from '../../types/index.js';
 import { bodyModel } from '../auth/authenticate.js';
+import { modelRule } from '../auth/model-access.js';
 import { clientGoneSignal } from '../http/call-state.js';
 import { errorReply } from '../http/proxy-error.js';
 import { sseData } from '../http/sse.js';
@@ -72,7 +73,9 @@ function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
       },
       signal,
     );
-    const result = (await routedCall(state, ledger, signal, () => invoke(ctx, body, { signal }))) as Result;
+    // no fallback may reach a model the caller could not ask for
+    const control = { signal, allowModel: modelRule(caller) };
+    const result = (await routedCall(state, ledger, signal, () => invoke(ctx, body, control))) as Result;
     if (isStream(result)) return sendStream(reply, result, OPENAI_STREAM, ledger, state, signal);
     ledger.succeed(result._hidden_params, result.usage);
     return result;

@@ -51,6 +51,7 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
     request: call.request,
     stream: call.stream,
     signal: undefined, // the caller leaving does not cut the copy short
+    allowModel: undefined, // the operator's copy, never the caller's answer; it never falls back either
     asyncEntry: call.asyncEntry,
     numRetries: 0,
     deadline: now, // never waits for a slot or a backoff

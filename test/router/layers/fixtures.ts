@@ -71,6 +71,7 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
     request: { model: on.name, messages: [{ role: 'user', content: 'hello' }] },
     stream: false,
     signal: undefined,
+    allowModel: undefined,
     asyncEntry: true,
     numRetries: undefined,
     deadline: NOW + 60_000,

@@ -124,9 +124,8 @@ function kindOf(
 /**
  * Resolves verified claims (a JWT's, a UserInfo answer's) to an auth context, then authorizes the route
  * and the model. Order: what the claims say (with `enforce_rbac`, a mapped role or the admin scope);
- * the email domain; the user (synced or upserted as
- * configured) and its stored role; the organization; admin (scope, `proxy_admin` role mapping or stored
- * role); the team; the kind.
+ * the email domain; the user (synced or upserted as configured) and its stored role; the organization;
+ * admin (scope, `proxy_admin` role mapping or stored role); the team; the kind.
  */
 export async function resolveIdentity(
   rt: AuthRuntime,

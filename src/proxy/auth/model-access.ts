@@ -34,10 +34,10 @@ const exactMatcherOf = (list: readonly string[]) =>
 
 /**
  * What the caller may call, as one predicate: the key's `models` (exact names) and its team's `models`
- * (patterns allowed; each list when not empty, both must allow), or the token's `allowed_models` (what its role, scopes and team allow, as the
- * JWT module decided). Undefined when nothing restricts the caller (the master key, an unrestricted key
- * or token): then the router has nothing to ask on the call path. The proxy checks the requested model
- * with it and passes it to the router as `allowModel`, so that no fallback reaches a model the caller
+ * (patterns allowed; each list when not empty, both must allow), or the token's `allowed_models` (what
+ * its role, scopes and team allow, as the JWT module decided). Undefined when nothing restricts the
+ * caller (the master key, an unrestricted key or token): then the router has nothing to ask on the call
+ * path. The routes pass it to the router as `allowModel`, so that no fallback reaches a model the caller
  * could not ask for.
  */
 export function modelRule(caller: Caller): ModelRule | undefined {

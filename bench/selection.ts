@@ -172,6 +172,7 @@ function benchOf(name: string, group: ModelGroup, store: Store, shared: boolean)
     request,
     stream: false,
     signal: undefined,
+    allowModel: undefined,
     asyncEntry: true,
     pricedOnly: false,
     numRetries: undefined,

@@ -53,6 +53,21 @@ function readTokenIdentity(rt: AuthRuntime, claims: Claims): TokenIdentity {
   };
 }
 
+/**
+ * With `enforce_rbac`, the token's roles decide who it is: a token none of whose roles `role_mappings`
+ * maps, and that is not admin by scope, is refused (403), whatever team, user or object id it carries;
+ * refused before any lookup, so it creates no user or team either (CONTRACT 6.4).
+ */
+function checkRoleMapped(rt: AuthRuntime, id: TokenIdentity): void {
+  const s = rt.settings;
+  if (!s.enforce_rbac || id.rbacRole !== undefined || id.scopes.includes(s.admin_jwt_scope)) return;
+  const held =
+    id.roles.length === 0
+      ? 'The token holds no role'
+      : `None of the token's roles (${id.roles.slice(0, 5).map(quoted).join(', ')}${id.roles.length > 5 ? ', ...' : ''}) is in role_mappings`;
+  throw new JwtAuthError('role_not_mapped', `${held}; enforce_rbac admits only mapped roles`);
+}
+
 /** The team the request is charged to; throws what must refuse it (blocked team, enforced access). */
 async function chooseTeam(
   rt: AuthRuntime,
@@ -108,9 +123,9 @@ function kindOf(
 
 /**
  * Resolves verified claims (a JWT's, a UserInfo answer's) to an auth context, then authorizes the route
- * and the model. Order: what the claims say; the email domain; the user (synced or upserted as
- * configured) and its stored role; the organization; admin (scope, `proxy_admin` role mapping or stored
- * role); the team; the kind.
+ * and the model. Order: what the claims say (with `enforce_rbac`, a mapped role or the admin scope);
+ * the email domain; the user (synced or upserted as configured) and its stored role; the organization;
+ * admin (scope, `proxy_admin` role mapping or stored role); the team; the kind.
  */
 export async function resolveIdentity(
   rt: AuthRuntime,
@@ -120,6 +135,7 @@ export async function resolveIdentity(
 ): Promise<AuthContext> {
   const s = rt.settings;
   const id = readTokenIdentity(rt, claims);
+  checkRoleMapped(rt, id);
   if (s.user_allowed_email_domain && (id.email !== undefined || id.userId !== undefined)) {
     checkEmailDomain(id.email, s.user_allowed_email_domain);
   }

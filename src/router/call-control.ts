@@ -13,6 +13,22 @@ export interface CallControl {
    * @default false
    */
   pricedOnly?: boolean;
+  /**
+   * Which models this call may reach, for a server that lets each caller use only some of them (the
+   * proxy passes the caller's key, team and token model lists). Asked with the requested model, and with
+   * each model a fallback would move the call to (the request's `fallbacks`, `fallbacks`,
+   * `default_fallbacks`, `context_window_fallbacks`, `content_policy_fallbacks`), as written there: a
+   * `pass_through_all_models` target as its `<provider>/<model>` name. A requested model it refuses fails
+   * the call at once with PermissionDeniedError (403), before any upstream call; a fallback it refuses
+   * is skipped like one that names no group (no hop, no `fallback` event), and when nothing allowed is
+   * left the call fails with the error that sent it to its fallbacks. Called on the call path: keep it
+   * synchronous and cheap (a `Set` lookup).
+   * @default undefined (every model may be reached; nothing is asked)
+   * @example
+   * const allowed = new Set(['gpt-4o-mini', 'claude-haiku']);
+   * await router.acompletion(request, { allowModel: (model) => allowed.has(model) });
+   */
+  allowModel?: (model: string) => boolean;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface Call<T> {
   readonly request: Readonly<Record<string, unknown>>;
   readonly stream: boolean;
   readonly signal: AbortSignal | undefined;
+  /** The caller's `CallControl.allowModel`: which groups the call may move to. */
+  readonly allowModel: ((model: string) => boolean) | undefined;
   /** Called through an `a*` method: weighted failover applies only there. */
   readonly asyncEntry: boolean;
   /** `CallControl.pricedOnly`: only deployments with a price (or `allow_unpriced`) may serve it. */

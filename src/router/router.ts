@@ -339,6 +339,7 @@ export class Router extends EventEmitter<RouterEvents> {
       kind,
       request,
       signal: control?.signal,
+      allowModel: control?.allowModel,
       stream,
       asyncEntry,
       pricedOnly: control?.pricedOnly === true,

@@ -1,5 +1,5 @@
 import { didYouMean } from '../config/did-you-mean.js';
-import { BadRequestError } from '../errors/classes.js';
+import { BadRequestError, PermissionDeniedError } from '../errors/classes.js';
 import type { CallOptions, CallWarning } from '../providers/shared/provider-adapter.js';
 import type { Endpoint, ModelGroup, RouterRequestFields } from '../types/index.js';
 import type { Call } from './call.js';
@@ -24,6 +24,8 @@ export interface CallStart<B, T> {
   kind: RequestKind;
   request: B;
   signal: AbortSignal | undefined;
+  /** `CallControl.allowModel`. */
+  allowModel: ((model: string) => boolean) | undefined;
   stream: boolean;
   /** Called through an `a*` method (weighted failover applies). */
   asyncEntry: boolean;
@@ -50,6 +52,21 @@ export function groupFor(config: RouterConfig, model: string): ModelGroup {
 }
 
 /**
+ * Refuses a requested model the caller's `allowModel` does not allow, before it is looked up (so an
+ * unknown model it refuses is not named with the groups there are).
+ * @throws PermissionDeniedError naming the model.
+ */
+function checkAllowed(allowModel: ((model: string) => boolean) | undefined, model: string): void {
+  if (allowModel === undefined || allowModel(model)) return;
+  throw new PermissionDeniedError(
+    `Model \`${model}\` is not allowed for this call (CallControl.allowModel).`,
+    {
+      model,
+    },
+  );
+}
+
+/**
  * A new call on the group its request names, under this config: the body sent upstream (router
  * fields removed once), the deadline every wait must fit in (the request's `timeout`, else the
  * router's, from now), and the per-attempt options each endpoint's limits give.
@@ -61,6 +78,7 @@ export function startCall<B extends RoutableRequest, T>(
 ): Call<T> {
   const { request, stream, run, onWarning } = start;
   const { settings } = config;
+  checkAllowed(start.allowModel, request.model);
   const group = groupFor(config, request.model);
   const body = providerBody(request);
   const timeoutMs = request.timeout === undefined ? undefined : request.timeout * 1000;
@@ -74,6 +92,7 @@ export function startCall<B extends RoutableRequest, T>(
     request,
     stream,
     signal: start.signal,
+    allowModel: start.allowModel,
     asyncEntry: start.asyncEntry,
     pricedOnly: start.pricedOnly,
     numRetries: request.num_retries,

@@ -123,6 +123,50 @@ describe('enforce_rbac with role_mappings', () => {
     expect(err.message).toMatch(/enforce_rbac/);
   });
 
+  test('a token whose roles map to nothing is 403 even when it carries an object id', async () => {
+    const err = await expectRefused(
+      authFor(idp, rbac).authenticate(
+        request(await idp.sign({ oid: 'obj-9', roles: ['unrelated'] }), '/v1/chat/completions', {
+          model: 'claude-sonnet',
+        }),
+      ),
+      403,
+      'role_not_mapped',
+    );
+    expect(err.message).toBe(
+      "None of the token's roles (`unrelated`) is in role_mappings; enforce_rbac admits only mapped roles",
+    );
+  });
+
+  test('a token without roles is 403 even when it carries a user id and a team id', async () => {
+    const dir = new MemoryJwtDirectory({ teams: [{ team_id: 'team-1' }] });
+    const auth = authFor(idp, { ...rbac, user_id_jwt_field: 'sub', team_id_jwt_field: 'client_id' }, dir);
+    const err = await expectRefused(
+      auth.authenticate(request(await idp.sign({ sub: 'alice', client_id: 'team-1' }), '/v1/embeddings')),
+      403,
+      'role_not_mapped',
+    );
+    expect(err.message).toBe('The token holds no role; enforce_rbac admits only mapped roles');
+  });
+
+  test('a token whose roles map to nothing passes as admin by the admin scope', async () => {
+    const ctx = await authFor(idp, rbac).authenticate(
+      request(await idp.sign({ oid: 'o', roles: ['unrelated'], scope: 'svc_proxy_admin' }), '/key/generate'),
+    );
+    expect(ctx.kind).toBe('admin');
+  });
+
+  test('a refused token creates no user, even with user_id_upsert', async () => {
+    const dir = new MemoryJwtDirectory();
+    const auth = authFor(idp, { ...rbac, user_id_upsert: true }, dir);
+    await expectRefused(
+      auth.authenticate(request(await idp.sign({ oid: 'obj-9', roles: ['unrelated'] }), '/v1/embeddings')),
+      403,
+      'role_not_mapped',
+    );
+    expect(await dir.getUser('obj-9')).toBeUndefined();
+  });
+
   test('an end user alone is not enough with enforce_rbac (only team, user or admin)', async () => {
     const auth = authFor(idp, { ...rbac, end_user_id_jwt_field: 'customer' });
     await expectRefused(

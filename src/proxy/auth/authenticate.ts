@@ -1,4 +1,3 @@
-import { wildcard } from '../../jwt/wildcard.js';
 import { ProxyError } from '../http/proxy-error.js';
 import { type Caller, isAdmin } from './caller.js';
 import { presentedKey } from './credentials.js';
@@ -32,7 +31,7 @@ export type Authenticate = (request: AuthInput, model?: string) => Promise<Calle
  * Master key first (constant-time); then, with JWT auth on, JWT-shaped bearer values go to the JWT
  * module; everything else is a virtual key, by hash (a token mapped to a key too). Expired keys are 401
  * (the credential is no longer valid); blocked keys, and keys of a blocked team, are 403 (valid, not
- * allowed).
+ * allowed). A key's team's model list comes along (`teamModels`): it binds the key too.
  */
 export function createAuthenticate(options: AuthOptions): Authenticate {
   const { masterKeyDigest, keys, teams, now, jwt } = options;
@@ -43,10 +42,13 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
       throw new ProxyError(401, 'expired_api_key', `This key expired at ${key.expiresAt.toISOString()}.`);
     }
     if (key.blocked) throw new ProxyError(403, 'key_blocked', 'This key is blocked.');
-    if (key.teamId !== null && teams && (await teams.get(key.teamId))?.blocked) {
+    const team = key.teamId !== null && teams ? await teams.get(key.teamId) : undefined;
+    if (team?.blocked) {
       throw new ProxyError(403, 'team_blocked', `This key's team \`${key.teamId}\` is blocked.`);
     }
-    return { kind: 'key', key };
+    return team && team.models.length > 0
+      ? { kind: 'key', key, teamModels: team.models }
+      : { kind: 'key', key };
   };
   return async (request, model) => {
     const presented = presentedKey(request.headers);
@@ -76,30 +78,4 @@ export function requireAdmin(caller: Caller, route: string): void {
   if (!isAdmin(caller)) {
     throw new ProxyError(403, 'admin_only', `${route} needs the master key or an admin token.`);
   }
-}
-
-/** Whether the caller's key or token lets it call (and see) `model`. */
-export function modelAllowed(caller: Caller): (model: string) => boolean {
-  if (caller.kind === 'key' && caller.key.models.length > 0) {
-    const allowed = new Set(caller.key.models);
-    return (model) => allowed.has(model);
-  }
-  if (caller.kind === 'jwt' && caller.auth.allowed_models !== undefined) {
-    // a team's model list may hold patterns (`gpt-*`)
-    const matchers = caller.auth.allowed_models.map(wildcard);
-    return (model) => matchers.some((matches) => matches(model));
-  }
-  return () => true;
-}
-
-/** Throws 403 when the caller's key or token may not call `model`. */
-export function checkModelAccess(caller: Caller, model: string): void {
-  if (modelAllowed(caller)(model)) return;
-  const allowed =
-    caller.kind === 'key' ? caller.key.models : caller.kind === 'jwt' ? caller.auth.allowed_models : [];
-  throw new ProxyError(
-    403,
-    'model_not_allowed',
-    `This ${caller.kind === 'jwt' ? 'token' : 'key'} may not call model \`${model}\`; it may call: ${allowed?.join(', ')}.`,
-  );
 }

@@ -23,11 +23,13 @@ export interface KeyIdentity {
 /**
  * Who is calling: the master key (an admin), a virtual key (sent as such, or named by a JWT's key
  * mapping: then it is that key in every respect), or a JWT identity (`enable_jwt_auth`) whose context
- * says who it is (admin, team, user), what it may call and whom its spend is charged to.
+ * says who it is (admin, team, user), what it may call and whom its spend is charged to. A key's
+ * `teamModels` is its team's model list when that list restricts (not empty): the key may call only
+ * what both lists allow.
  */
 export type Caller =
   | { kind: 'master' }
-  | { kind: 'key'; key: KeyIdentity }
+  | { kind: 'key'; key: KeyIdentity; teamModels?: readonly string[] }
   | { kind: 'jwt'; auth: AuthContext };
 
 /** Whether the caller is an admin: the master key, or a JWT the JWT module resolved as admin. */

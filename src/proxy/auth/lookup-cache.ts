@@ -2,6 +2,16 @@ import { LRUCache } from 'lru-cache';
 
 const MISSING = Object.freeze({ missing: true as const });
 
+/** A lookup's own failure, told apart from the abort that forgetting an entry gives a read in flight. */
+class LookupFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('lookup failed');
+  }
+}
+
+/** Reads of one id that a clear or invalidate may cut before one is answered. */
+const READS = 3;
+
 /**
  * Records by id, kept for a short TTL so that a warm lookup on the request path costs no database round
  * trip. Concurrent misses for one id share one query; an id with no record is remembered too (a client
@@ -25,14 +35,31 @@ export class LookupCache<V extends object> {
     this.#cache = new LRUCache<string, V | typeof MISSING>({
       max: options.max ?? 50_000,
       ttl: Math.max(1, options.ttlMs),
-      fetchMethod: async (id) => (await lookup(id)) ?? MISSING,
+      fetchMethod: async (id) => {
+        try {
+          return (await lookup(id)) ?? MISSING;
+        } catch (failure) {
+          throw new LookupFailure(failure);
+        }
+      },
     });
   }
 
-  /** The record, from memory when fresh, else from the database; undefined when there is none. */
+  /**
+   * The record, from memory when fresh, else from the database; undefined when there is none. A read
+   * in flight when the entry is forgotten (`clear`, `invalidate`) is made again, so that it answers
+   * with what holds after the change instead of failing the request.
+   */
   async get(id: string): Promise<V | undefined> {
-    const entry = await this.#cache.fetch(id);
-    return entry === undefined || entry === MISSING ? undefined : (entry as V);
+    for (let read = 1; ; read++) {
+      try {
+        const entry = await this.#cache.fetch(id);
+        return entry === undefined || entry === MISSING ? undefined : (entry as V);
+      } catch (error) {
+        if (error instanceof LookupFailure) throw error.failure;
+        if (read === READS) throw error;
+      }
+    }
   }
 
   /** Forgets one id: the next lookup reads it again. */

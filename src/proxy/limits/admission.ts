@@ -1,8 +1,6 @@
-import { anyWildcard } from '../../jwt/wildcard.js';
-import { checkModelAccess } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
+import { checkModelAccess } from '../auth/model-access.js';
 import type { TeamCache } from '../auth/team-cache.js';
-import { ProxyError } from '../http/proxy-error.js';
 import { type CallFacts, CallLedger } from '../spend/call-ledger.js';
 import type { SpendSink } from '../spend/spend-entry.js';
 import type { BudgetGate, BudgetReservation } from './budget-gate.js';
@@ -25,13 +23,11 @@ export function createAdmission(deps: {
   const { budgets, limits, teams, sink, now } = deps;
 
   /** The key and the team the call is charged to, those of them with a budget or a limit. */
-  const ownersOf = async (caller: Caller, model: string): Promise<readonly LimitedOwner[]> => {
+  const ownersOf = async (caller: Caller): Promise<readonly LimitedOwner[]> => {
     if (caller.kind === 'master') return NONE;
     const teamId = caller.kind === 'key' ? caller.key.teamId : (caller.auth.team_id ?? null);
     const key = caller.kind === 'key' ? keyOwner(caller.key) : undefined;
     const team = teamId === null ? undefined : await teams.get(teamId);
-    // a JWT's team models are applied by the JWT module (its allowed_models); a key's are checked here
-    if (caller.kind === 'key' && team) checkTeamModels(teamId!, team.models, model);
     const owners: LimitedOwner[] = [];
     if (key && isLimited(key)) owners.push(key);
     if (team) {
@@ -42,8 +38,9 @@ export function createAdmission(deps: {
   };
 
   return async (caller, facts, signal) => {
+    // the key's, its team's (authentication brought it) or the token's model lists
     checkModelAccess(caller, facts.model);
-    const owners = await ownersOf(caller, facts.model);
+    const owners = await ownersOf(caller);
     const reservations: BudgetReservation[] = [];
     try {
       for (const owner of owners) await limits.admit(owner);
@@ -54,13 +51,4 @@ export function createAdmission(deps: {
     }
     return new CallLedger({ owners, reservations, limits, sink, now, caller }, facts);
   };
-}
-
-function checkTeamModels(teamId: string, models: readonly string[], model: string): void {
-  if (models.length === 0 || anyWildcard(models)(model)) return;
-  throw new ProxyError(
-    403,
-    'model_not_allowed',
-    `This key's team \`${teamId}\` may not call model \`${model}\`; it may call: ${models.join(', ')}.`,
-  );
 }

@@ -37,7 +37,7 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
       signal,
     );
     const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(chatRequest, callControl(ledger, signal)),
+      ctx.router.acompletion(chatRequest, callControl(ledger, signal, caller)),
     );
     if (isStream(result))
       return sendStream(reply, result, anthropicStream(chatRequest.model), ledger, state, signal);

@@ -72,7 +72,7 @@ function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
       },
       signal,
     );
-    const control = callControl(ledger, signal);
+    const control = callControl(ledger, signal, caller);
     const result = (await routedCall(state, ledger, signal, () => invoke(ctx, body, control))) as Result;
     if (isStream(result)) return sendStream(reply, result, OPENAI_STREAM, ledger, state, signal);
     ledger.succeed(result._hidden_params, result.usage);

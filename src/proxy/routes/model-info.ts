@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { modelAllowed as visibleTo } from '../auth/authenticate.js';
+import { modelAllowed as visibleTo } from '../auth/model-access.js';
 import type { ProxyContext } from '../proxy-context.js';
 
-/** `GET /v1/models` (OpenAI's list) and `GET /model_group/info` (CONTRACT 5.3), each limited to the key's (or token's) models. */
+/**
+ * `GET /v1/models` (OpenAI's list) and `GET /model_group/info` (CONTRACT 5.3), each limited to the groups
+ * the caller may call: the key's and its team's model lists, or the token's allowed models (CONTRACT 6.3).
+ */
 export function registerModelInfoRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   const models = async (request: FastifyRequest) => {
     const visible = visibleTo(await ctx.authenticate(request));

@@ -1,6 +1,8 @@
 import { context, trace } from '@opentelemetry/api';
 import type { CallControl } from '../../router/call-control.js';
 import type { ChatCompletionStream } from '../../router/chat-stream.js';
+import type { Caller } from '../auth/caller.js';
+import { modelRule } from '../auth/model-access.js';
 import type { CallState } from '../http/call-state.js';
 import type { CallLedger } from '../spend/call-ledger.js';
 
@@ -27,11 +29,15 @@ export async function routedCall<T>(
 }
 
 /**
- * The router's call control for an admitted call: a call charged to a budget may use only priced
- * deployments (or those with `allow_unpriced`), else it is refused with 400 `model_unpriced`.
+ * The router's call control for an admitted call: no fallback may reach a model the caller could not
+ * ask for (`allowModel`); a call charged to a budget may use only priced deployments (or those with
+ * `allow_unpriced`), else it is refused with 400 `model_unpriced`.
  */
-export function callControl(ledger: CallLedger, signal: AbortSignal): CallControl {
-  return ledger.budgeted ? { signal, pricedOnly: true } : { signal };
+export function callControl(ledger: CallLedger, signal: AbortSignal, caller: Caller): CallControl {
+  const allowModel = modelRule(caller);
+  const control: CallControl = allowModel ? { signal, allowModel } : { signal };
+  if (ledger.budgeted) control.pricedOnly = true;
+  return control;
 }
 
 /** Whether a chat result is a stream (an async iterable of chunks) rather than a completion. */

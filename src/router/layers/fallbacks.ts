@@ -14,8 +14,10 @@ export interface FallbacksDeps {
 /**
  * When a group fails, tries the fallback groups its error class allows (content-policy refusals only
  * their own list; context-window errors theirs first; a request's `fallbacks` before the configured
- * ones). Each group is tried at most once per call and at most `max_fallbacks` hops are made. Composed
- * when some fallback list is configured, or for a call whose request names its own `fallbacks`.
+ * ones). Each group is tried at most once per call and at most `max_fallbacks` hops are made. A
+ * fallback the call's `allowModel` refuses is skipped like one that names no group: the caller may not
+ * reach it by falling back any more than by asking for it. Composed when some fallback list is
+ * configured, or for a call whose request names its own `fallbacks`.
  */
 export function fallbacksLayer(deps: FallbacksDeps): Layer {
   const { settings } = deps;
@@ -35,10 +37,12 @@ export function fallbacksLayer(deps: FallbacksDeps): Layer {
       const start = call.group.name;
       const visited = new Set([start]);
       const refusal = ContentPolicyViolationError.isInstance(error);
+      const { allowModel } = call;
       let from = start;
       let hops = 0;
       for (const name of fallbacksFor(start, error, settings, requestFallbacks)) {
         if (hops >= settings.maxFallbacks || visited.has(name)) continue;
+        if (allowModel !== undefined && !allowModel(name)) continue;
         const group = deps.group(name);
         if (!group) continue;
         visited.add(name);

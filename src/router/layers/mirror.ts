@@ -51,6 +51,7 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
     request: call.request,
     stream: call.stream,
     signal: undefined, // the caller leaving does not cut the copy short
+    allowModel: undefined, // the operator's copy, never the caller's answer; it never falls back either
     asyncEntry: call.asyncEntry,
     pricedOnly: false, // a mirrored copy is charged to no one
     numRetries: 0,

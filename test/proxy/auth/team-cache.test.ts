@@ -62,4 +62,36 @@ describe('TeamCache', () => {
     await Promise.all([cache.get('ads'), cache.get('ads'), cache.get('ads')]);
     expect(lookups()).toBe(1);
   });
+
+  it.each(['clear', 'invalidate'] as const)(
+    'answers a lookup in flight when %s runs meanwhile, with what the table holds after the change',
+    async (forget) => {
+      const table = new Map<string, TeamStatus>([['ads', open]]);
+      let release: () => void = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      let lookups = 0;
+      const cache = new TeamCache(
+        async (teamId) => {
+          if (++lookups === 1) await held;
+          return table.get(teamId);
+        },
+        { ttlMs: 60_000 },
+      );
+      const answer = cache.get('ads');
+      table.set('ads', blocked);
+      if (forget === 'clear') cache.clear();
+      else cache.invalidate('ads');
+      release();
+      expect(await answer).toEqual(blocked);
+      expect(lookups).toBe(2);
+    },
+  );
+
+  it('passes a failed lookup on as is', async () => {
+    const failure = new Error('the database is not answering');
+    const cache = new TeamCache(() => Promise.reject(failure), { ttlMs: 60_000 });
+    await expect(cache.get('ads')).rejects.toBe(failure);
+  });
 });

@@ -196,4 +196,60 @@ describe('fallbacks layer', () => {
     const { fallbacks, call } = setUp([error]);
     await expect(fallbacks(call())).rejects.toBe(error);
   });
+
+  describe("with the caller's allowModel", () => {
+    const onlyAandC = (model: string) => model === 'A' || model === 'C';
+
+    it('skips a fallback the caller may not use, without a hop or an event, and serves from the next', async () => {
+      const first = serverError('a');
+      const { fallbacks, call, tried, hops } = setUp([first, 'served'], {
+        fallbacks: [{ A: ['B', 'C'] }],
+        maxFallbacks: 1,
+      });
+      expect((await fallbacks(call({ allowModel: onlyAandC }))).result).toBe('served');
+      expect(tried()).toEqual(['A', 'C']);
+      expect(hops).toEqual([['A', 'C', first]]);
+    });
+
+    it("skips a request's own fallbacks the caller may not use", async () => {
+      const { fallbacks, call, tried } = setUp([serverError('a'), 'served']);
+      await fallbacks(call({ request: { model: 'A', fallbacks: ['B', 'C'] }, allowModel: onlyAandC }));
+      expect(tried()).toEqual(['A', 'C']);
+    });
+
+    it('skips context-window and content-policy fallbacks the caller may not use', async () => {
+      const tooLongError = tooLong();
+      const window = setUp([tooLongError], { context_window_fallbacks: [{ A: ['B'] }] });
+      await expect(window.fallbacks(window.call({ allowModel: onlyAandC }))).rejects.toBe(tooLongError);
+      expect(window.tried()).toEqual(['A']);
+      const refused = refusal();
+      const policy = setUp([refused], { content_policy_fallbacks: [{ A: ['D'] }] });
+      await expect(policy.fallbacks(policy.call({ allowModel: onlyAandC }))).rejects.toBe(refused);
+      expect(policy.tried()).toEqual(['A']);
+    });
+
+    it('throws the original failure when no fallback is allowed', async () => {
+      const error = serverError('a');
+      const { fallbacks, call, tried, hops } = setUp([error], {
+        fallbacks: [{ A: ['B'] }],
+        default_fallbacks: ['D'],
+      });
+      await expect(fallbacks(call({ allowModel: onlyAandC }))).rejects.toBe(error);
+      expect(tried()).toEqual(['A']);
+      expect(hops).toEqual([]);
+    });
+
+    it('asks about each fallback by the name its list gives', async () => {
+      const asked: string[] = [];
+      const { fallbacks, call } = setUp([serverError('a'), serverError('b'), serverError('c')], {
+        fallbacks: [{ A: ['B', 'gone', 'C'] }],
+      });
+      const allowModel = (model: string) => {
+        asked.push(model);
+        return true;
+      };
+      await expect(fallbacks(call({ allowModel }))).rejects.toThrow('c failed');
+      expect(asked).toEqual(['B', 'gone', 'C']);
+    });
+  });
 });

@@ -72,6 +72,7 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
     request: { model: on.name, messages: [{ role: 'user', content: 'hello' }] },
     stream: false,
     signal: undefined,
+    allowModel: undefined,
     asyncEntry: true,
     pricedOnly: false,
     numRetries: undefined,

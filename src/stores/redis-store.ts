@@ -1,8 +1,7 @@
 import { inspect } from 'node:util';
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import { redactSecrets } from '../errors/redact.js';
-import { ioredis } from '../peers/ioredis.js';
-import type { OptionalPeer } from '../peers/optional-peer.js';
+import { requireRedisClient } from './redis-client.js';
 import { type RedisStoreOptions, type ResolvedRedisOptions, resolveRedisOptions } from './redis-options.js';
 import type { Store, StoreWriteOptions } from './store.js';
 import { shareSlot } from './store-keys.js';
@@ -38,20 +37,6 @@ return n`;
 
 interface ScriptedClient {
   svcIncrement(key: string, by: string, ttlMs: string): Promise<number | string>;
-}
-
-/**
- * ioredis, an optional peer, required by the first RedisStore: only routers that use Redis install it
- * and pay its load (about 50 ms). Synchronously, because the constructor connects at once and a first
- * command must not wait for a module load within its 250 ms. `library` is the package it requires.
- *
- * @throws MissingPeerError naming ioredis and the store (`shown`: where it connects, no password).
- */
-export function requireRedisClient(
-  shown: string,
-  library: OptionalPeer<typeof import('ioredis')> = ioredis,
-): typeof import('ioredis') {
-  return library.loadSync(`RedisStore (${shown})`);
 }
 
 /** Reconnect soon, then every second at most, with jitter so a fleet does not reconnect in step. */

@@ -12,7 +12,7 @@ import { bedrockAdapter } from '../../src/providers/bedrock/adapter.js';
 import { authorizedHeaders, bedrockAuth, bedrockProblems } from '../../src/providers/bedrock/aws-auth.js';
 import { vertexAdapter, vertexProblems } from '../../src/providers/vertex_ai/adapter.js';
 import { googleAccessToken } from '../../src/providers/vertex_ai/auth.js';
-import { requireRedisClient } from '../../src/stores/redis-store.js';
+import { requireRedisClient } from '../../src/stores/redis-client.js';
 import type { MockProvider } from '../../src/testing/index.js';
 import { CLAUDE as BEDROCK_CLAUDE, bedrockTarget } from '../fixtures/bedrock/load.js';
 import { vertexTarget } from '../providers/vertex-helpers.js';

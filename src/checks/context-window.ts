@@ -1,4 +1,6 @@
+import { gptTokenizer } from '../peers/gpt-tokenizer.js';
 import type { Deployment } from '../types/index.js';
+import { estimateTokens } from './token-estimate.js';
 
 /**
  * A deployment's context window, resolved with its prices at construction: its
@@ -24,13 +26,6 @@ function textOf(content: unknown): string {
   return '';
 }
 
-// the tokenizer's tables are large: loaded on first use, so routers without pre-call checks never pay
-let tokenizer: Promise<typeof import('gpt-tokenizer')> | undefined;
-const loadTokenizer = () => {
-  tokenizer ??= import('gpt-tokenizer');
-  return tokenizer;
-};
-
 /**
  * The tokenizer's merges take quadratic time in the length of a run without spaces (50,000 `x` take
  * seconds, 200,000 CJK characters minutes): text is counted in slices this long, which bounds the
@@ -52,14 +47,32 @@ function countTokensLinear(countTokens: (text: string) => number, text: string):
   return total;
 }
 
+type CountTokens = (text: string) => number;
+
+const exactCounter =
+  (tokenizer: typeof import('gpt-tokenizer')): CountTokens =>
+  (text) =>
+    countTokensLinear(tokenizer.countTokens, text);
+
 /**
- * The prompt's size in tokens (cl100k-style count of every message's text, plus a few tokens of
- * framing per message): close enough to keep a prompt off a deployment whose window is clearly too
- * small.
+ * How text is counted: gpt-tokenizer's exact o200k_base count when that optional package is installed
+ * (its tables, 30 MB, are loaded on the first count, so routers without pre-call checks never pay),
+ * else `estimateTokens`. A tokenizer that fails to load is not a failed call: the estimate counts.
+ */
+function tokenCounter(): CountTokens | Promise<CountTokens> {
+  const loaded = gptTokenizer.module;
+  if (loaded) return exactCounter(loaded);
+  if (!gptTokenizer.installed()) return estimateTokens;
+  return gptTokenizer.load('the pre-call checks').then(exactCounter, () => estimateTokens);
+}
+
+/**
+ * The prompt's size in tokens (o200k_base count of every message's text, plus a few tokens of framing
+ * per message; an estimate without gpt-tokenizer): close enough to keep a prompt off a deployment whose
+ * window is clearly too small.
  */
 export async function promptTokens(request: Readonly<Record<string, unknown>>): Promise<number> {
-  const tokenizer = await loadTokenizer();
-  const countTokens = (text: string) => countTokensLinear(tokenizer.countTokens, text);
+  const countTokens = await tokenCounter();
   const messages = request.messages;
   if (Array.isArray(messages)) {
     let total = 0;

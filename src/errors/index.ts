@@ -12,6 +12,7 @@ export {
   statusForCode,
   type UpstreamFailure,
 } from './map-error.js';
+export { MissingPeerError } from './missing-peer.js';
 export { redactSecrets } from './redact.js';
 export { parseRetryAfterMs } from './retry-after.js';
 export { RouterError, type RouterErrorOptions } from './router-error.js';

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { inspect } from 'node:util';
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import { redactSecrets } from '../errors/redact.js';
+import { requireRedisClient } from './redis-client.js';
 import { type RedisStoreOptions, type ResolvedRedisOptions, resolveRedisOptions } from './redis-options.js';
 import type { Store, StoreWriteOptions } from './store.js';
 import { shareSlot } from './store-keys.js';
@@ -39,14 +39,6 @@ interface ScriptedClient {
   svcIncrement(key: string, by: string, ttlMs: string): Promise<number | string>;
 }
 
-// ioredis costs about 50 ms to load: only routers that use Redis pay it, on their first RedisStore
-const requireModule = createRequire(import.meta.url);
-let ioredis: typeof import('ioredis') | undefined;
-function loadIoredis(): typeof import('ioredis') {
-  ioredis ??= requireModule('ioredis') as typeof import('ioredis');
-  return ioredis;
-}
-
 /** Reconnect soon, then every second at most, with jitter so a fleet does not reconnect in step. */
 const reconnectDelay = (attempt: number): number =>
   Math.min(50 * 2 ** attempt, 1_000) + Math.floor(Math.random() * 100);
@@ -64,8 +56,8 @@ const reconnectDelay = (attempt: number): number =>
  * @example
  * const store = new RedisStore({ url: 'redis://:s3cret@127.0.0.1:6379', namespace: 'prod-eu' });
  * const router = new Router(modelList, settings, { store });
- * @throws ConfigError when an option is invalid (the password is never quoted); each command rejects
- * with a RedisStoreError.
+ * @throws ConfigError when an option is invalid (the password is never quoted); MissingPeerError when
+ * ioredis (an optional peer) is not installed; each command rejects with a RedisStoreError.
  */
 export class RedisStore implements Store {
   readonly #options: ResolvedRedisOptions;
@@ -101,8 +93,8 @@ export class RedisStore implements Store {
   }
 
   #connect(): Client {
-    const { Redis, Cluster } = loadIoredis();
     const o = this.#options;
+    const { Redis, Cluster } = requireRedisClient(o.shown);
     const common: RedisOptions = {
       username: o.username,
       password: o.password,

@@ -1,7 +1,6 @@
 import type { WireRequest } from '../shared/http-client.js';
 import type { ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
-import { problemsOf } from '../shared/validate.js';
-import { authorizedHeaders, bedrockApiBase, bedrockAuth } from './aws-auth.js';
+import { authorizedHeaders, bedrockApiBase, bedrockAuth, bedrockProblems } from './aws-auth.js';
 import { toConverseBody } from './convert-request.js';
 import { toChatCompletion } from './convert-response.js';
 import { embeddingFamily, toEmbeddingBody, toEmbeddingResponse } from './embeddings.js';
@@ -78,7 +77,7 @@ export const bedrockAdapter: ProviderAdapter = {
       ? { additionalModelRequestFields: { reasoning_effort, thinking } }
       : {};
   },
-  validate: (target) => problemsOf(() => bedrockApiBase(target, bedrockAuth(target))),
+  validate: (target) => bedrockProblems(target),
   // AWS keys read from the environment are not in svc_params: name them so no error can carry them
   secrets: (target) => {
     try {

@@ -1,14 +1,17 @@
-import { Hash } from '@smithy/hash-node';
-import { HttpRequest } from '@smithy/protocol-http';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { createHash } from 'node:crypto';
 import { AuthenticationError } from '../../errors/classes.js';
+import { type Aws4, aws4 } from '../../peers/aws4.js';
+import type { OptionalPeer } from '../../peers/optional-peer.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
+import { problemsOf } from '../shared/validate.js';
 
 /** How a deployment authenticates to Bedrock: a Bedrock API key as Bearer, or SigV4 signing. */
 export type BedrockAuth = (
   | { readonly kind: 'bearer'; readonly token: string; readonly region: string | undefined }
-  | { readonly kind: 'sigv4'; readonly signer: SignatureV4; readonly region: string }
+  | { readonly kind: 'sigv4'; readonly keys: KeyPair; readonly region: string }
 ) & {
+  /** The deployment, for an error about signing. */
+  readonly target: ProviderTarget;
   /** Values that must never appear in an error message. */
   readonly secrets: readonly string[];
 };
@@ -43,10 +46,13 @@ const noRegion = (target: ProviderTarget): AuthenticationError =>
   );
 
 interface KeyPair {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken: string | undefined;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken: string | undefined;
 }
+
+/** How a missing signer names the deployment: `bedrock/ deployment "anthropic.claude-..."`. */
+const deploymentName = (target: ProviderTarget): string => `${target.provider}/ deployment "${target.model}"`;
 
 function keyPair(
   target: ProviderTarget,
@@ -66,18 +72,13 @@ function keyPair(
 function sigv4(target: ProviderTarget, keys: KeyPair, env: NodeJS.ProcessEnv): BedrockAuth {
   const region = bedrockRegion(target, env);
   if (!region) throw noRegion(target);
-  const signer = new SignatureV4({
-    service: 'bedrock',
-    region,
-    credentials: keys,
-    sha256: Hash.bind(null, 'sha256'),
-  });
   const secrets = [keys.secretAccessKey, ...(keys.sessionToken ? [keys.sessionToken] : [])];
-  return { kind: 'sigv4', signer, region, secrets };
+  return { kind: 'sigv4', keys, region, secrets, target };
 }
 
 function bearer(target: ProviderTarget, token: string, env: NodeJS.ProcessEnv): BedrockAuth {
-  return { kind: 'bearer', token, region: bedrockRegion(target, env), secrets: [token] };
+  const region = bedrockRegion(target, env);
+  return { kind: 'bearer', token, region, secrets: [token], target };
 }
 
 function resolveAuth(target: ProviderTarget, env: NodeJS.ProcessEnv): BedrockAuth {
@@ -139,28 +140,75 @@ export function bedrockApiBase(target: ProviderTarget, auth: BedrockAuth): strin
 }
 
 /**
+ * What a Bedrock deployment lacks before any call, for `validate`: credentials, a region, and aws4 when
+ * it signs with IAM keys (a Bedrock API key needs no package). `signer` is the package it signs with.
+ */
+export function bedrockProblems(target: ProviderTarget, signer: OptionalPeer<unknown> = aws4): string[] {
+  let auth: BedrockAuth;
+  try {
+    auth = bedrockAuth(target);
+  } catch (error) {
+    return [error instanceof Error ? error.message : String(error)];
+  }
+  return problemsOf(
+    () => bedrockApiBase(target, auth),
+    () => auth.kind === 'sigv4' && signer.check(deploymentName(target)),
+  );
+}
+
+/** The signer: the loaded module at once, else its first load (an AuthenticationError when absent). */
+async function signerOf(
+  auth: BedrockAuth,
+  signer: OptionalPeer<{ default: Aws4 }>,
+): Promise<{ default: Aws4 }> {
+  const loaded = signer.module;
+  if (loaded) return loaded;
+  try {
+    return await signer.load(deploymentName(auth.target));
+  } catch (cause) {
+    const { provider, model, modelId } = auth.target;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new AuthenticationError(reason, { provider, model, modelId, cause });
+  }
+}
+
+/**
  * The headers to send with a POST of `body` to `url`: `Authorization: Bearer` for an API key, else a
- * SigV4 signature (`authorization`, `x-amz-date`, `x-amz-content-sha256`, `x-amz-security-token` with
- * a session token) over exactly these bytes and headers, `host` included (the api_base's host, so a
- * local mock is signed for as well).
+ * SigV4 signature by aws4 (`authorization`, `x-amz-date`, `x-amz-content-sha256`, `x-amz-security-token`
+ * with a session token) over exactly these bytes and headers, `host` included (the api_base's host, so
+ * a local mock is signed for as well). `signer` is the package that signs.
+ *
+ * @throws AuthenticationError when SigV4 is needed and aws4 is not installed (its `cause` is the
+ * MissingPeerError naming it).
  */
 export async function authorizedHeaders(
   auth: BedrockAuth,
   url: string,
   headers: Record<string, string>,
   body: string,
+  signer: OptionalPeer<{ default: Aws4 }> = aws4,
 ): Promise<Record<string, string>> {
   if (auth.kind === 'bearer') return { ...headers, authorization: `Bearer ${auth.token}` };
-  const { protocol, hostname, port, host, pathname } = new URL(url);
-  const request = new HttpRequest({
-    method: 'POST',
-    protocol,
-    hostname,
-    port: port ? Number(port) : undefined,
-    path: pathname,
-    headers: { ...headers, host },
-    body,
-  });
-  const signed = await auth.signer.sign(request);
-  return { ...(signed.headers as Record<string, string>) };
+  const { sign } = (await signerOf(auth, signer)).default;
+  const { host, pathname } = new URL(url);
+  const signed = sign(
+    {
+      host,
+      path: pathname,
+      method: 'POST',
+      service: 'bedrock',
+      region: auth.region,
+      headers: { ...headers, host, 'x-amz-content-sha256': createHash('sha256').update(body).digest('hex') },
+      body,
+      // aws4 adds a Content-Length; the HTTP client sets its own, so it is neither signed nor kept
+      extraHeadersToIgnore: { 'content-length': true },
+    },
+    auth.keys,
+  );
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(signed.headers)) {
+    const key = name.toLowerCase();
+    if (key !== 'content-length') out[key] = String(value);
+  }
+  return out;
 }

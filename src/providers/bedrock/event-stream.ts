@@ -1,5 +1,4 @@
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { decodeEventStreamMessage } from '../shared/event-stream-codec.js';
 import type { StreamMonitor } from '../shared/provider-adapter.js';
 
 /** One decoded `application/vnd.amazon.eventstream` message, with the headers Bedrock sets. */
@@ -20,25 +19,16 @@ export interface EventStreamFrame {
 // prelude (total length, headers length, prelude CRC) + message CRC
 const MINIMUM_FRAME = 16;
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
-
-type MessageHeaders = ReturnType<EventStreamCodec['decode']>['headers'];
-
-function header(headers: MessageHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return value?.type === 'string' ? value.value : undefined;
-}
-
 function frameOf(bytes: Uint8Array): EventStreamFrame {
   // the codec checks both CRCs and throws on a corrupt frame
-  const { headers, body } = codec.decode(bytes);
+  const { headers, payload } = decodeEventStreamMessage(bytes);
   return {
-    messageType: header(headers, ':message-type'),
-    eventType: header(headers, ':event-type'),
-    exceptionType: header(headers, ':exception-type'),
-    errorCode: header(headers, ':error-code'),
-    errorMessage: header(headers, ':error-message'),
-    payload: body,
+    messageType: headers[':message-type'],
+    eventType: headers[':event-type'],
+    exceptionType: headers[':exception-type'],
+    errorCode: headers[':error-code'],
+    errorMessage: headers[':error-message'],
+    payload,
   };
 }
 

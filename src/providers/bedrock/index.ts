@@ -5,6 +5,7 @@ export {
   type BedrockAuth,
   bedrockApiBase,
   bedrockAuth,
+  bedrockProblems,
   bedrockRegion,
 } from './aws-auth.js';
 export {

@@ -1,3 +1,5 @@
+import { googleAuthLibrary } from '../../peers/google-auth.js';
+import type { OptionalPeer } from '../../peers/optional-peer.js';
 import { ANTHROPIC_ERROR_CODES } from '../anthropic/error-codes.js';
 import { anthropicReasoningParams } from '../anthropic/reasoning-params.js';
 import { type GeminiEndpoint, geminiChatOperations } from '../gemini/adapter.js';
@@ -5,7 +7,7 @@ import { GOOGLE_ERROR_CODES } from '../gemini/error-codes.js';
 import { geminiReasoningParams } from '../gemini/reasoning-params.js';
 import type { ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
 import { problemsOf } from '../shared/validate.js';
-import { vertexHeaders } from './auth.js';
+import { checkGoogleAuth, vertexHeaders } from './auth.js';
 import { isClaudeModel, vertexClaudeAdapter } from './claude.js';
 import { readVertexError } from './error-map.js';
 import { vertexModelUrl, vertexProject } from './location.js';
@@ -20,6 +22,20 @@ const gemini = geminiChatOperations(vertexGemini);
 
 // a model name naming Claude (`claude-sonnet-4-5`, `publishers/anthropic/models/claude-...`)
 const CLAUDE = /(^|[./])claude/i;
+
+/**
+ * What a Vertex deployment lacks before any call, for `validate`: a project, and google-auth-library
+ * when it has no `api_key`. `library` is the package its tokens come from.
+ */
+export function vertexProblems(
+  target: ProviderTarget,
+  library: OptionalPeer<unknown> = googleAuthLibrary,
+): string[] {
+  return problemsOf(
+    () => vertexProject(target),
+    () => checkGoogleAuth(target, library),
+  );
+}
 
 /** The chat operations serving a Vertex model: Anthropic's for Claude models, Gemini's for the rest. */
 function operationsFor(target: ProviderTarget): Pick<ProviderAdapter, 'chat' | 'chatStream'> {
@@ -53,5 +69,5 @@ export const vertexAdapter: ProviderAdapter = {
     CLAUDE.test(model)
       ? { ...anthropicReasoningParams(request) }
       : { ...geminiReasoningParams({ ...request, model }) },
-  validate: (target) => problemsOf(() => vertexProject(target)),
+  validate: (target) => vertexProblems(target),
 };

@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { GoogleAuth, gaxios, type JWTInput } from 'google-auth-library';
-import { TimeoutError } from '../../errors/classes.js';
+import type { GoogleAuth, JWTInput } from 'google-auth-library';
+import { AuthenticationError, TimeoutError } from '../../errors/classes.js';
 import { errorFromResponse } from '../../errors/map-error.js';
+import { MissingPeerError } from '../../errors/missing-peer.js';
+import { googleAuthLibrary } from '../../peers/google-auth.js';
+import type { OptionalPeer } from '../../peers/optional-peer.js';
 import { errorContextOf } from '../shared/error-context.js';
 import type { CallOptions, ProviderRuntime, ProviderTarget } from '../shared/provider-adapter.js';
 import { runtimeFor } from '../shared/provider-runtime.js';
+
+type GoogleAuthModule = typeof import('google-auth-library');
 
 const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 // google-auth-library posts service-account grants here whatever the key file's `token_uri` says
@@ -56,10 +61,11 @@ function readCredentials(value: unknown): { key: string; json?: Record<string, u
  * library does).
  */
 function transporterFor(
+  library: GoogleAuthModule,
   runtime: ProviderRuntime,
   tokenUri: string | undefined,
-): InstanceType<typeof gaxios.Gaxios> {
-  const transporter = new gaxios.Gaxios();
+): InstanceType<GoogleAuthModule['gaxios']['Gaxios']> {
+  const transporter = new library.gaxios.Gaxios();
   transporter.interceptors.request.add({
     resolved: async (config) => {
       registerSecrets(runtime, config.data);
@@ -70,7 +76,7 @@ function transporterFor(
   return transporter;
 }
 
-function authFor(target: ProviderTarget, runtime: ProviderRuntime): GoogleAuth {
+function authFor(library: GoogleAuthModule, target: ProviderTarget, runtime: ProviderRuntime): GoogleAuth {
   const auths = runtime.shared<GoogleAuths>(GOOGLE_AUTHS, () => ({
     byCredential: new Map(),
     byTarget: new WeakMap(),
@@ -83,15 +89,39 @@ function authFor(target: ProviderTarget, runtime: ProviderRuntime): GoogleAuth {
   let auth = auths.byCredential.get(key);
   if (!auth) {
     const tokenUri = typeof json?.token_uri === 'string' ? json.token_uri : undefined;
-    auth = new GoogleAuth({
+    auth = new library.GoogleAuth({
       scopes: SCOPE,
       ...(json ? { credentials: json as JWTInput } : {}),
-      clientOptions: { transporter: transporterFor(runtime, tokenUri) },
+      clientOptions: { transporter: transporterFor(library, runtime, tokenUri) },
     });
     auths.byCredential.set(key, auth);
   }
   auths.byTarget.set(target, auth);
   return auth;
+}
+
+/** How a missing google-auth-library names the deployment and what it was for. */
+function need(target: ProviderTarget): [neededBy: string, purpose: string] {
+  const credentials = target.params.vertex_credentials;
+  return [
+    `${target.provider}/ deployment "${target.model}"`,
+    credentials === undefined || credentials === null || credentials === ''
+      ? 'for Application Default Credentials (or set `api_key`)'
+      : 'for its service-account key (`vertex_credentials`)',
+  ];
+}
+
+/**
+ * The construction-time check: a deployment without `api_key` gets its token from google-auth-library,
+ * which must be installed. `library` is the package it loads.
+ *
+ * @throws MissingPeerError naming the package and the deployment.
+ */
+export function checkGoogleAuth(
+  target: ProviderTarget,
+  library: OptionalPeer<unknown> = googleAuthLibrary,
+): void {
+  if (target.apiKey === undefined) library.check(...need(target));
 }
 
 class TokenTimeout extends Error {}
@@ -111,19 +141,23 @@ function withTimeout<T>(promise: Promise<T>, ms: number, signal: AbortSignal | u
 /**
  * A Google access token for Vertex AI: from `vertex_credentials` (service-account JSON object or
  * text, or a key file path) or Application Default Credentials. Tokens are cached and refreshed by
- * google-auth-library, in a client kept in the call's runtime; the token, the signed assertion and the
- * key's secrets are registered there as secrets. Failure is an AuthenticationError naming the
- * deployment, never the key; no token within `timeoutMs` (at most 30 s) is a TimeoutError.
+ * google-auth-library (an optional peer, loaded on the first token), in a client kept in the call's
+ * runtime; the token, the signed assertion and the key's secrets are registered there as secrets.
+ * Failure is an AuthenticationError naming the deployment, never the key (and naming the package to
+ * install when google-auth-library is missing); no token within `timeoutMs` (at most 30 s) is a
+ * TimeoutError. `library` is the package tokens come from.
  */
 export async function googleAccessToken(
   target: ProviderTarget,
   options: Pick<CallOptions, 'timeoutMs' | 'signal' | 'runtime'> = { timeoutMs: TOKEN_TIMEOUT_MS },
+  library: OptionalPeer<GoogleAuthModule> = googleAuthLibrary,
 ): Promise<string> {
   const { signal } = options;
   const runtime = runtimeFor(target, options);
   try {
+    const module = library.module ?? (await library.load(...need(target)));
     const token = await withTimeout(
-      authFor(target, runtime).getAccessToken(),
+      authFor(module, target, runtime).getAccessToken(),
       Math.min(options.timeoutMs, TOKEN_TIMEOUT_MS),
       signal,
     );
@@ -135,6 +169,8 @@ export async function googleAccessToken(
     const { provider, model, modelId } = target;
     if (err instanceof TokenTimeout)
       throw new TimeoutError(`${provider}/${model}: ${err.message}`, { provider, model, modelId });
+    if (err instanceof MissingPeerError)
+      throw new AuthenticationError(err.message, { provider, model, modelId, cause: err });
     const reason = err instanceof Error ? err.message : String(err);
     throw errorFromResponse(
       { status: 401, message: `could not get a Google access token: ${reason}`, code: 'UNAUTHENTICATED' },

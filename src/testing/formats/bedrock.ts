@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { encodeEventStreamMessage } from '../../providers/shared/event-stream-codec.js';
 import type { MockBehavior } from '../mock-behavior.js';
 import { argumentsText, DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
 import { driveStream } from '../stream-driver.js';
@@ -24,11 +23,10 @@ const ERRORS: Readonly<Record<number, readonly [type: string, message: string]>>
   503: ['ServiceUnavailableException', 'Bedrock is unable to process your request.'],
 };
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+const utf8 = new TextEncoder();
 // Bedrock pads every event payload with a `p` field of varying length (so sizes do not leak content)
 const PADDING = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
-const str = (value: string) => ({ type: 'string' as const, value });
 const requestBody = (ex: MockExchange) => (ex.request.body ?? {}) as Record<string, unknown>;
 const actionOf = (path: string) => ROUTE.exec(path.split('?')[0] ?? path)?.[1];
 
@@ -47,25 +45,25 @@ function json(ex: MockExchange, status: number, value: unknown, headers: Record<
 /** One binary event-stream frame of a ConverseStream event, with Bedrock's header names. */
 function eventFrame(type: string, payload: Record<string, unknown>, n: number): Uint8Array {
   const body = { ...payload, p: PADDING.slice(0, 4 + ((n * 7) % (PADDING.length - 4))) };
-  return codec.encode({
+  return encodeEventStreamMessage({
     headers: {
-      ':event-type': str(type),
-      ':content-type': str('application/json'),
-      ':message-type': str('event'),
+      ':event-type': type,
+      ':content-type': 'application/json',
+      ':message-type': 'event',
     },
-    body: fromUtf8(JSON.stringify(body)),
+    payload: utf8.encode(JSON.stringify(body)),
   });
 }
 
 /** A `contentBlockDelta` event whose payload is not JSON (for `stream.malformedAfter`). */
 function malformedFrame(): Uint8Array {
-  return codec.encode({
+  return encodeEventStreamMessage({
     headers: {
-      ':event-type': str('contentBlockDelta'),
-      ':content-type': str('application/json'),
-      ':message-type': str('event'),
+      ':event-type': 'contentBlockDelta',
+      ':content-type': 'application/json',
+      ':message-type': 'event',
     },
-    body: fromUtf8('{"delta": {"text": this is not json'),
+    payload: utf8.encode('{"delta": {"text": this is not json'),
   });
 }
 
@@ -73,13 +71,13 @@ function malformedFrame(): Uint8Array {
 function exceptionFrame(b: MockBehavior): Uint8Array {
   const raw = b.error?.code ?? b.error?.type ?? 'modelStreamErrorException';
   const type = raw.charAt(0).toLowerCase() + raw.slice(1);
-  return codec.encode({
+  return encodeEventStreamMessage({
     headers: {
-      ':exception-type': str(type),
-      ':content-type': str('application/json'),
-      ':message-type': str('exception'),
+      ':exception-type': type,
+      ':content-type': 'application/json',
+      ':message-type': 'exception',
     },
-    body: fromUtf8(JSON.stringify({ message: b.error?.message ?? 'Mock stream failure' })),
+    payload: utf8.encode(JSON.stringify({ message: b.error?.message ?? 'Mock stream failure' })),
   });
 }
 

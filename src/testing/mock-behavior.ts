@@ -2,6 +2,11 @@
 export interface MockStreamOptions {
   /** Wait between chunks. */
   chunkDelayMs?: number;
+  /**
+   * Wait this long before the last chunk, the one before the terminal frames (OpenAI's usage chunk
+   * when the request asks for usage; Anthropic's `message_delta`): a client can leave before it.
+   */
+  lastChunkDelayMs?: number;
   /** Destroy the connection after this many chunks. */
   cutAfter?: number;
   /** Stop sending (keep the connection open) after this many chunks. */

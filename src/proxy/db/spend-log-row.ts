@@ -28,6 +28,13 @@ export interface SpendLogRow {
   stream: boolean;
   start_time: Date;
   end_time: Date;
+  /** The W3C trace id of a traced call (several calls may share one); null when untraced. */
+  trace_id?: string | null | undefined;
+  /**
+   * The tokens are the proxy's count, not the upstream's: the answer ended (cut, or left by its client)
+   * before the upstream reported its usage, and is charged for the prompt and the text delivered.
+   */
+  usage_estimated?: boolean | undefined;
 }
 
 /** A stored spend log row. Unset fields are null. */
@@ -61,6 +68,8 @@ export const SPEND_COLUMNS = [
   'stream',
   'start_time',
   'end_time',
+  'trace_id',
+  'usage_estimated',
 ] as const satisfies readonly (keyof SpendLogRow)[];
 
 const MAX_INT = 2_147_483_647;
@@ -114,5 +123,7 @@ export function storedValues(row: SpendLogRow): unknown[] {
     row.stream === true,
     (start ?? fallback).getTime(),
     (end ?? fallback).getTime(),
+    text(row.trace_id),
+    row.usage_estimated === true,
   ];
 }

@@ -66,6 +66,7 @@ export async function driveStream(exchange: MockExchange, plan: StreamPlan): Pro
     }
     const last = i === plan.frames.length - 1;
     if (last && options.lastChunkDelayMs && !(await exchange.wait(options.lastChunkDelayMs))) return;
+    if (last && options.holdLastChunk && !(await exchange.until(options.holdLastChunk))) return;
     if (options.malformedAfter === i && !(await write(plan.malformedFrame ?? MALFORMED_SSE_FRAME))) return;
     if (!(await write(plan.frames[i]!))) return;
     if (options.chunkDelayMs && !(await exchange.wait(options.chunkDelayMs))) return;

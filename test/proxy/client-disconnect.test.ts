@@ -84,6 +84,6 @@ describe('a client that goes away mid-stream', () => {
         http_status: 499,
         usage_estimated: true,
       });
-    });
+    }, 10_000); // the first counted answer loads the tokenizer
   });
 });

@@ -6,14 +6,29 @@ import { postThenLeave } from '../leaving-client.js';
 // the harness deployment's prices
 const INPUT = 0.000001;
 const OUTPUT = 0.000002;
-// the upstream's usage comes HOLD_MS after the finish: the client has left by then; the proxy reads on
-// for READ_ON_MS after it left
-const HOLD_MS = 200;
-const READ_ON_MS = 800;
+const READ_ON_MS = 600;
 const CHAT = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Count to five.' }], stream: true };
 const CONTENT = 'one two three four five six seven eight nine';
 
 type Row = Record<string, unknown>;
+
+/**
+ * A usage chunk the mock holds back until `release()`: called once the client left (a timer's turn
+ * later, so the proxy has seen the socket close), it comes while the proxy reads on.
+ */
+function heldUsage() {
+  let open: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return {
+    stream: { holdLastChunk: held },
+    release: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      open();
+    },
+  };
+}
 
 async function spendRowOf(t: TestProxy, callId: string): Promise<Row> {
   let row: Row | undefined;
@@ -21,7 +36,7 @@ async function spendRowOf(t: TestProxy, callId: string): Promise<Row> {
     const rows = (await (await fetch(`${t.url}/spend/logs`, { headers: t.admin })).json()) as Row[];
     row = rows.find((r) => r.call_id === callId);
     expect(row).toBeDefined();
-  });
+  }, 10_000);
   return row!;
 }
 
@@ -40,22 +55,15 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
   let t: TestProxy;
   beforeAll(async () => {
     t = await startTestProxy(engine, { general_settings: { disconnect_read_timeout: READ_ON_MS / 1000 } });
-    // a first call warms the proxy's stream path and the tokenizer: a cold proxy is slower than HOLD_MS
-    await promptTokens(CHAT);
-    const warm = await fetch(`${t.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { ...t.admin, 'content-type': 'application/json' },
-      body: JSON.stringify(CHAT),
-    });
-    await warm.text();
   });
   afterAll(() => t.close());
 
   it('a client that leaves after the finish_reason chunk is charged the usage the upstream sent after it', async () => {
+    const usage = heldUsage();
     t.mock.setBehavior('/east', {
       content: CONTENT,
       usage: { prompt_tokens: 1000, completion_tokens: 2000 },
-      stream: { lastChunkDelayMs: HOLD_MS },
+      stream: usage.stream,
     });
     const { callId } = await postThenLeave(
       t.url,
@@ -64,6 +72,7 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
       CHAT,
       '"finish_reason":"stop"',
     );
+    await usage.release();
     expect(await spendRowOf(t, callId)).toMatchObject({
       prompt_tokens: 1000,
       completion_tokens: 2000,
@@ -77,11 +86,6 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
   });
 
   it('refuses a budgeted key once clients that leave before the usage chunk have spent its budget', async () => {
-    t.mock.setBehavior('/east', {
-      content: CONTENT,
-      usage: { prompt_tokens: 10_000, completion_tokens: 10_000 }, // $0.03 a call
-      stream: { lastChunkDelayMs: HOLD_MS },
-    });
     const generated = await fetch(`${t.url}/key/generate`, {
       method: 'POST',
       headers: { ...t.admin, 'content-type': 'application/json' },
@@ -90,6 +94,12 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
     const { key } = (await generated.json()) as { key: string };
     const auth = { authorization: `Bearer ${key}` };
     for (let call = 0; call < 2; call++) {
+      const usage = heldUsage();
+      t.mock.setBehavior('/east', {
+        content: CONTENT,
+        usage: { prompt_tokens: 10_000, completion_tokens: 10_000 }, // $0.03 a call
+        stream: usage.stream,
+      });
       const { callId } = await postThenLeave(
         t.url,
         '/v1/chat/completions',
@@ -97,6 +107,7 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
         CHAT,
         '"finish_reason":"stop"',
       );
+      await usage.release();
       expect(await spendRowOf(t, callId)).toMatchObject({ cost: 0.03, error_code: 'client_closed' });
     }
     const refused = await fetch(`${t.url}/v1/chat/completions`, {
@@ -109,10 +120,11 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
   });
 
   it('a client that leaves a /v1/messages stream mid-answer is charged the usage the upstream sent', async () => {
+    const usage = heldUsage();
     t.mock.setBehavior('/east', {
       content: CONTENT,
       usage: { prompt_tokens: 300, completion_tokens: 40 },
-      stream: { lastChunkDelayMs: HOLD_MS },
+      stream: usage.stream,
     });
     const body = {
       model: 'gpt-4o',
@@ -121,6 +133,7 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
       stream: true,
     };
     const { callId } = await postThenLeave(t.url, '/v1/messages', t.admin, body, 'content_block_delta');
+    await usage.release();
     expect(await spendRowOf(t, callId)).toMatchObject({
       route: '/v1/messages',
       prompt_tokens: 300,
@@ -167,8 +180,8 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
     );
     const started = Date.now();
     const row = await spendRowOf(t, callId);
-    expect(Date.now() - started).toBeLessThan(READ_ON_MS + 2000);
-    expect(t.mock.inFlight).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000); // the mock would send it after 20 s
+    await eventually(() => expect(t.mock.inFlight).toBe(0));
     const prompt = await promptTokens(CHAT);
     const completion = await textTokens(CONTENT);
     expect(received).toContain('nine');

@@ -79,6 +79,6 @@ export async function sendStream(
     if (!raw.destroyed) raw.end();
   }
   // a count that fails (it never should) must not leave the call's books open
-  const charge = await answer.charge(stream, call.request).catch(() => UNCOUNTED);
+  const charge = await answer.charge(call.request, (usage) => stream.costOf(usage)).catch(() => UNCOUNTED);
   call.ledger.answered(stream._hidden_params, charge, end);
 }

@@ -1,5 +1,4 @@
 import { chunkText, countedUsage } from '../../cost/counted-usage.js';
-import type { ChatCompletionStream } from '../../router/chat-stream.js';
 import type { ChatCompletionChunk, Usage } from '../../types/index.js';
 import type { Charge } from './call-ledger.js';
 
@@ -37,10 +36,16 @@ export class DeliveredAnswer {
     return this.#text;
   }
 
-  /** What the answer is charged, priced on the deployment that served `stream`. */
-  async charge(stream: ChatCompletionStream, request: Readonly<Record<string, unknown>>): Promise<Charge> {
-    if (this.usage) return { usage: this.usage, cost: stream.costOf(this.usage), estimated: false };
+  /**
+   * What the answer is charged: the upstream's usage, else the counted tokens of `request`'s prompt and
+   * the delivered text; `costOf` prices it (the stream's `costOf`: its deployment's prices).
+   */
+  async charge(
+    request: Readonly<Record<string, unknown>>,
+    costOf: (usage: Usage) => number,
+  ): Promise<Charge> {
+    if (this.usage) return { usage: this.usage, cost: costOf(this.usage), estimated: false };
     const usage = await countedUsage(request, this.#text);
-    return { usage, cost: stream.costOf(usage), estimated: true };
+    return { usage, cost: costOf(usage), estimated: true };
   }
 }

@@ -40,6 +40,14 @@ async function spendRowOf(t: TestProxy, callId: string): Promise<Row> {
   return row!;
 }
 
+/** Failed calls of the deployment `east` this minute, as `/deployment/health` counts them. */
+async function eastFailures(t: TestProxy): Promise<number | undefined> {
+  const health = (await (await fetch(`${t.url}/deployment/health`, { headers: t.admin })).json()) as {
+    data: Array<{ deployment_id: string; failures: number }>;
+  };
+  return health.data.find((d) => d.deployment_id === 'east')?.failures;
+}
+
 /** The text of the content deltas in an OpenAI event stream. */
 function streamedText(sse: string): string {
   let text = '';
@@ -171,6 +179,7 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
 
   it('a usage chunk that does not come within disconnect_read_timeout: the upstream is cancelled, the delivered text counted', async () => {
     t.mock.setBehavior('/east', { content: CONTENT, stream: { lastChunkDelayMs: 20_000 } });
+    const failuresBefore = await eastFailures(t);
     const { callId, received } = await postThenLeave(
       t.url,
       '/v1/chat/completions',
@@ -193,5 +202,7 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
       http_status: 499,
     });
     expect(row.cost).toBeCloseTo(prompt * INPUT + completion * OUTPUT, 12);
+    // cancelled by the proxy, the attempt says nothing about the deployment
+    expect(await eastFailures(t)).toBe(failuresBefore);
   });
 });

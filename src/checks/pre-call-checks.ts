@@ -1,7 +1,8 @@
 import { ContextWindowExceededError } from '../errors/classes.js';
 import type { Endpoint, ModelGroup } from '../types/index.js';
-import { contextWindowOf, promptTokens } from './context-window.js';
+import { contextWindowOf } from './context-window.js';
 import { regionOf, requestedRegion } from './region.js';
+import { promptTokens } from './token-count.js';
 
 /**
  * The pre-call checks of `enable_pre_call_checks` (spec 10.2) for one call on one group: keep only

@@ -4,6 +4,7 @@ import type { Authenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
 import type { KeyCache } from './auth/key-cache.js';
 import type { TeamCache } from './auth/team-cache.js';
+import type { DisconnectRead } from './config/general-settings.js';
 import type { SettingsSync } from './config/settings-sync.js';
 import type { Database } from './db/database.js';
 import type { Admit } from './limits/admission.js';
@@ -56,6 +57,8 @@ export interface ProxyContext {
   now: () => number;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /** How far a stream's upstream is read after its client left; absent: the defaults. */
+  disconnectRead?: DisconnectRead | undefined;
   version: string;
   /** Logs, `/metrics` and request spans; absent: none of them (an app built bare, for tests). */
   observability?: ProxyObservability | undefined;

@@ -217,6 +217,7 @@ async function serve(
     spendStats: () => spend.stats(),
     now,
     bodyLimit: settings.maxRequestBodyBytes,
+    disconnectRead: settings.disconnectRead,
     version,
     observability: {
       log: options.logger,

@@ -43,9 +43,12 @@ export function streamResult(
 ): ChatCompletionStream {
   const { endpoint } = routed;
   const opened = routed.result;
+  const costOf = (usage: Partial<Usage> | undefined) =>
+    routed.cacheHit ? 0 : responseCost(endpoint.deployment, usage);
   const stream: ChatCompletionStream = new ChatCompletionStream(opened, {
+    costOf,
     onEnd: (usage) => {
-      const cost = routed.cacheHit ? 0 : responseCost(endpoint.deployment, usage);
+      const cost = costOf(usage);
       stream._hidden_params.response_cost = cost;
       routed.settle({ usage, cost, response: null });
     },

@@ -8,6 +8,8 @@ export interface StreamHooks {
   onError(error: RouterError): void;
   /** Always, last: after the end, an error, or the caller stopping early. */
   onClose?(): void;
+  /** The dollar cost of `usage` on the serving deployment. */
+  costOf(usage: Partial<Usage>): number;
 }
 
 /**
@@ -30,6 +32,16 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   /** Whether the caller has started reading it. */
   get started(): boolean {
     return this.#opened === undefined;
+  }
+
+  /**
+   * The dollar cost of `usage` on the deployment that serves this stream (0 for a cache hit or a
+   * deployment without prices): what prices a stream that ended without the upstream's usage (cut, or
+   * left by its reader) from counted tokens (`countedUsage`). A whole stream's cost is
+   * `_hidden_params.response_cost`.
+   */
+  costOf(usage: Partial<Usage>): number {
+    return this.hooks.costOf(usage);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk> {

@@ -2,6 +2,16 @@
 export interface MockStreamOptions {
   /** Wait between chunks. */
   chunkDelayMs?: number;
+  /**
+   * Wait this long before the last chunk, the one before the terminal frames (OpenAI's usage chunk
+   * when the request asks for usage; Anthropic's `message_delta`): a client can leave before it.
+   */
+  lastChunkDelayMs?: number;
+  /**
+   * Send that last chunk only once this settles (after any `lastChunkDelayMs`): a test releases it when
+   * it chooses, e.g. once its client has left, with no race against the clock.
+   */
+  holdLastChunk?: PromiseLike<unknown>;
   /** Destroy the connection after this many chunks. */
   cutAfter?: number;
   /** Stop sending (keep the connection open) after this many chunks. */

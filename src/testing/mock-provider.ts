@@ -107,6 +107,13 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       behavior,
       res,
       wait: (ms) => new Promise((resolve) => setTimeout(() => resolve(!closed), ms)),
+      until: (promise) =>
+        new Promise((resolve) => {
+          if (closed) return resolve(false);
+          res.once('close', () => resolve(false));
+          const settled = () => resolve(!closed);
+          Promise.resolve(promise).then(settled, settled);
+        }),
     };
     const delayMs = (behavior.delayMs ?? 0) + extraDelayMs(behavior, random);
     if (delayMs > 0 && !(await exchange.wait(delayMs))) return;

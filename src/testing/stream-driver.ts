@@ -28,7 +28,8 @@ async function drip(exchange: MockExchange, frame: string | Uint8Array, ms: numb
 
 /**
  * Writes a stream, applying the behavior's faults: a cut connection, a stall, an error event, a clean
- * end too early, a missing terminal event, a malformed event, bytes dripped one at a time. Shared by
+ * end too early, a missing terminal event, a malformed event, bytes dripped one at a time, a last
+ * chunk held back. Shared by
  * every format so their faults behave alike.
  */
 export async function driveStream(exchange: MockExchange, plan: StreamPlan): Promise<void> {
@@ -63,6 +64,9 @@ export async function driveStream(exchange: MockExchange, plan: StreamPlan): Pro
       res.end();
       return;
     }
+    const last = i === plan.frames.length - 1;
+    if (last && options.lastChunkDelayMs && !(await exchange.wait(options.lastChunkDelayMs))) return;
+    if (last && options.holdLastChunk && !(await exchange.until(options.holdLastChunk))) return;
     if (options.malformedAfter === i && !(await write(plan.malformedFrame ?? MALFORMED_SSE_FRAME))) return;
     if (!(await write(plan.frames[i]!))) return;
     if (options.chunkDelayMs && !(await exchange.wait(options.chunkDelayMs))) return;

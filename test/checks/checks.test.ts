@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConcurrencyLimiter } from '../../src/checks/concurrency-limiter.js';
-import { promptTokens } from '../../src/checks/context-window.js';
 import { parallelLimitOf } from '../../src/checks/parallel-limit.js';
 import { regionOf, requestedRegion } from '../../src/checks/region.js';
+import { promptTokens } from '../../src/checks/token-count.js';
 import { buildDeployments } from '../../src/config/build-deployments.js';
 import { RateLimitError } from '../../src/index.js';
 

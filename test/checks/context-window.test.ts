@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { promptTokens } from '../../src/checks/context-window.js';
+import { promptTokens } from '../../src/checks/token-count.js';
 
 const user = (content: unknown) => ({ messages: [{ role: 'user', content }] });
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generalSettingsSchema } from '../../src/proxy/config/general-settings.js';
-import { startTestProxy } from '../proxy/harness.js';
+import { eventually, startTestProxy } from '../proxy/harness.js';
 
 describe('general_settings.otel_exporter_otlp_endpoint', () => {
   afterAll(() => trace.disable());
@@ -32,7 +32,15 @@ describe('general_settings.otel_exporter_otlp_endpoint', () => {
         body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
       });
       await res.text();
-      expect(res.headers.get('x-svc-call-id')).toMatch(/^[0-9a-f]{32}$/);
+      const callId = res.headers.get('x-svc-call-id');
+      // traced: the spend row names the call's trace
+      await eventually(async () => {
+        const rows = (await (await fetch(`${t.url}/spend/logs`, { headers: t.admin })).json()) as Array<{
+          call_id: string;
+          trace_id: string | null;
+        }>;
+        expect(rows.find((r) => r.call_id === callId)?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+      });
       await t.close();
       expect(received.filter((r) => r.path === '/v1/traces' && r.bytes > 0).length).toBeGreaterThan(0);
     } finally {

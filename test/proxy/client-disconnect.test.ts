@@ -50,6 +50,8 @@ describe('a client that goes away mid-stream', () => {
           model_info: { id: 'silent' },
         },
       ],
+      // the upstream is read on after the client leaves, for the answer's usage: briefly here
+      general_settings: { disconnect_read_timeout: 0.05 },
     });
   });
   afterAll(async () => {
@@ -58,7 +60,7 @@ describe('a client that goes away mid-stream', () => {
     upstream.server.close();
   });
 
-  it('cancels the upstream request and logs the call as closed by the client', async () => {
+  it('cancels the upstream request once it has read on for disconnect_read_timeout, and logs the call as closed by the client', async () => {
     const controller = new AbortController();
     const res = await fetch(`${t.url}/v1/chat/completions`, {
       method: 'POST',
@@ -80,7 +82,8 @@ describe('a client that goes away mid-stream', () => {
         status: 'failure',
         error_code: 'client_closed',
         http_status: 499,
+        usage_estimated: true,
       });
-    });
+    }, 10_000); // the first counted answer loads the tokenizer
   });
 });

@@ -14,6 +14,8 @@ describe('general_settings', () => {
       key_cache_ttl: 10,
       spend_flush_interval: 0.5,
       drain_timeout: 30,
+      disconnect_read_timeout: 5,
+      disconnect_read_max_kb: 256,
       log_level: 'info',
       metrics_public: false,
       otel_service_name: 'svc-router',
@@ -27,6 +29,7 @@ describe('general_settings', () => {
       keyCacheTtlMs: 10_000,
       spendFlushIntervalMs: 500,
       drainTimeoutMs: 30_000,
+      disconnectRead: { timeoutMs: 5000, maxBytes: 256 * 1024 },
     });
   });
 

@@ -10,6 +10,18 @@ const databaseUrl = z
   .string()
   .regex(/^postgres(ql)?:\/\//, { error: 'expected a postgres:// or postgresql:// URL' });
 
+/** How far the upstream of a stream is read after its client left, to learn the answer's usage. */
+export interface DisconnectRead {
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+/** `disconnect_read_timeout` and `disconnect_read_max_kb` left at their defaults. */
+export const DEFAULT_DISCONNECT_READ: DisconnectRead = Object.freeze({
+  timeoutMs: 5000,
+  maxBytes: 256 * 1024,
+});
+
 /** `general_settings` of a proxy config file (CONTRACT 4; docs/proxy.md lists them). */
 export const generalSettingsSchema = z.strictObject({
   master_key: masterKey.optional(),
@@ -27,6 +39,15 @@ export const generalSettingsSchema = z.strictObject({
   key_cache_ttl: seconds(3600).default(10),
   spend_flush_interval: z.number().positive().max(60).default(0.5),
   drain_timeout: seconds(3600).default(30),
+  /** After a client leaves a stream, the upstream is read on this long for the answer's usage. */
+  disconnect_read_timeout: seconds(300).default(DEFAULT_DISCONNECT_READ.timeoutMs / 1000),
+  /** ... and for at most this many KiB of the answer's events. */
+  disconnect_read_max_kb: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(1_048_576)
+    .default(DEFAULT_DISCONNECT_READ.maxBytes / 1024),
   /** The proxy's JSON log lines at this level and above; `silent` writes none. */
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `GET /metrics` without the master key (for a scraper inside a trusted network). */
@@ -52,6 +73,8 @@ export interface ProxySettings {
   keyCacheTtlMs: number;
   spendFlushIntervalMs: number;
   drainTimeoutMs: number;
+  /** How far the upstream of a stream is read after its client left (docs/proxy.md, what is charged). */
+  disconnectRead: DisconnectRead;
   logLevel: GeneralSettings['log_level'];
   metricsPublic: boolean;
   /** Where spans are exported; undefined: not exported by the proxy. */
@@ -101,6 +124,10 @@ export function resolveProxySettings(
     keyCacheTtlMs: general.key_cache_ttl * 1000,
     spendFlushIntervalMs: general.spend_flush_interval * 1000,
     drainTimeoutMs: general.drain_timeout * 1000,
+    disconnectRead: {
+      timeoutMs: general.disconnect_read_timeout * 1000,
+      maxBytes: general.disconnect_read_max_kb * 1024,
+    },
     logLevel: general.log_level,
     metricsPublic: general.metrics_public,
     otlpEndpoint: general.otel_exporter_otlp_endpoint,

@@ -28,6 +28,13 @@ export interface SpendLogRow {
   stream: boolean;
   start_time: Date;
   end_time: Date;
+  /** The W3C trace id of a traced call (several calls may share one); null when untraced. */
+  trace_id?: string | null | undefined;
+  /**
+   * The tokens are the proxy's count, not the upstream's: the answer ended (cut, or left by its client)
+   * before the upstream reported its usage, and is charged for the prompt and the text delivered.
+   */
+  usage_estimated?: boolean | undefined;
   /**
    * False when the serving deployment has no price: `cost` is 0 because it is unknown. Stored true
    * unless false; rows written before this field are null.
@@ -66,6 +73,8 @@ export const SPEND_COLUMNS = [
   'stream',
   'start_time',
   'end_time',
+  'trace_id',
+  'usage_estimated',
   'priced',
 ] as const satisfies readonly (keyof SpendLogRow)[];
 
@@ -120,6 +129,8 @@ export function storedValues(row: SpendLogRow): unknown[] {
     row.stream === true,
     (start ?? fallback).getTime(),
     (end ?? fallback).getTime(),
+    text(row.trace_id),
+    row.usage_estimated === true,
     row.priced !== false,
   ];
 }

@@ -26,6 +26,8 @@ const COLUMN_TYPES: Record<(typeof SPEND_COLUMNS)[number], string> = {
   stream: 'boolean',
   start_time: 'timestamptz',
   end_time: 'timestamptz',
+  trace_id: 'text',
+  usage_estimated: 'boolean',
   priced: 'boolean',
 };
 

@@ -5,8 +5,10 @@ import type { RequestTracing } from '../observability/request-tracing.js';
 
 /** What the proxy tracks of each request, from its first byte to its reply. */
 export interface CallState {
-  /** Sent back as `x-svc-call-id`; the spend row's `call_id`; the trace id when the request is traced. */
+  /** Sent back as `x-svc-call-id`; the spend row's `call_id`. Unique per call (a UUID), traced or not. */
   callId: string;
+  /** The W3C trace id of the request's span when it is traced (the caller's, from `traceparent`), else null. */
+  traceId: string | null;
   /** The request's server span, when an OpenTelemetry SDK records it: the router's spans are its children. */
   span?: Span | undefined;
   /** Epoch ms at which the request arrived. */
@@ -31,14 +33,17 @@ export function overheadMs(state: CallState, at = performance.now()): string {
 /**
  * Gives every request a call id and a clock, and every reply the `x-svc-call-id` and
  * `x-svc-overhead-ms` headers (streams set them themselves before their first byte). With `tracing`,
- * the call id is the request id it made (the trace id when traced).
+ * the call id is the request id it made; the trace id is the request span's. Several calls may share a
+ * trace: a trace id is never a call id.
  */
 export function trackCalls(app: FastifyInstance, now: () => number, tracing?: RequestTracing): void {
   app.decorateRequest('svc', null as unknown as CallState);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const span = tracing?.spanOf(request.raw);
     request.svc = {
       callId: tracing ? request.id : randomUUID(),
-      span: tracing?.spanOf(request.raw),
+      traceId: span ? span.spanContext().traceId : null,
+      span,
       startedAt: now(),
       startedMark: performance.now(),
       routerMs: 0,

@@ -5,8 +5,9 @@ import { context, propagation, type Span, SpanKind, SpanStatusCode, type Tracer 
 /** A server span per HTTP request, when an OpenTelemetry SDK records them. */
 export interface RequestTracing {
   /**
-   * The request's call id, made when the request arrives (fastify's `genReqId`): the trace id of its
-   * server span when one records (so `x-svc-call-id`, the spend row and the trace agree), else a UUID.
+   * Starts the request's server span and makes its call id, when the request arrives (fastify's
+   * `genReqId`): a new UUID, traced or not. The trace id (`spanOf(raw)`) is not a call id: every call
+   * of a trace, the caller's `traceparent` continued, shares it.
    */
   callId(raw: IncomingMessage): string;
   /** The server span of a request, if one records. */
@@ -32,9 +33,13 @@ export function requestTracing(tracer: Tracer): RequestTracing {
         },
         parent,
       );
-      if (!span.isRecording()) return randomUUID();
-      spans.set(raw, span);
-      return span.spanContext().traceId;
+      const callId = randomUUID();
+      if (span.isRecording()) {
+        spans.set(raw, span);
+        // a trace holds many calls: the span names its own, as the spend row names the trace
+        span.setAttribute('svc.call_id', callId);
+      }
+      return callId;
     },
     spanOf: (raw) => spans.get(raw),
     end(raw, route, status) {

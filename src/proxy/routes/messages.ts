@@ -4,7 +4,8 @@ import { chunksToAnthropicEvents } from '../anthropic/to-anthropic-events.js';
 import { chatCompletionToAnthropic } from '../anthropic/to-anthropic-message.js';
 import { anthropicToChatRequest } from '../anthropic/to-chat-request.js';
 import { bodyModel } from '../auth/authenticate.js';
-import { clientGoneSignal } from '../http/call-state.js';
+import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
+import { CallAbort } from '../http/call-abort.js';
 import { errorReply, fixedBody } from '../http/proxy-error.js';
 import { sseEvent } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
@@ -22,7 +23,8 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
     const caller = await ctx.authenticate(request, bodyModel(request.body));
     const chatRequest = anthropicToChatRequest(request.body);
     const state = request.svc;
-    const signal = clientGoneSignal(reply);
+    const abort = new CallAbort(reply);
+    const signal = abort.clientGone;
     const stream = chatRequest.stream === true;
     const ledger = await ctx.admit(
       caller,
@@ -33,15 +35,24 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
         endUser: typeof chatRequest.user === 'string' ? chatRequest.user : null,
         stream,
         startedAt: state.startedAt,
+        traceId: state.traceId,
       },
       signal,
     );
     const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(chatRequest, callControl(ledger, signal, caller)),
+      ctx.router.acompletion(chatRequest, callControl(ledger, abort.upstream, caller)),
     );
-    if (isStream(result))
-      return sendStream(reply, result, anthropicStream(chatRequest.model), ledger, state, signal);
-    ledger.succeed(result._hidden_params, result.usage);
+    if (isStream(result)) {
+      const call = {
+        ledger,
+        state,
+        abort,
+        request: chatRequest,
+        disconnectRead: ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ,
+      };
+      return sendStream(reply, result, anthropicStream(chatRequest.model), call);
+    }
+    ledger.succeed(result._hidden_params, result.usage, signal.aborted);
     return chatCompletionToAnthropic(result, chatRequest.model);
   });
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CallControl } from '../../router/router.js';
 import type { HiddenParams, Usage } from '../../types/index.js';
 import { bodyModel } from '../auth/authenticate.js';
-import { clientGoneSignal } from '../http/call-state.js';
+import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
+import { CallAbort } from '../http/call-abort.js';
 import { errorReply } from '../http/proxy-error.js';
 import { sseData } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
@@ -59,7 +60,8 @@ function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
     const caller = await ctx.authenticate(request, bodyModel(request.body));
     const body = modelCallBody(request.body);
     const state = request.svc;
-    const signal = clientGoneSignal(reply);
+    const abort = new CallAbort(reply);
+    const signal = abort.clientGone;
     const ledger = await ctx.admit(
       caller,
       {
@@ -69,13 +71,24 @@ function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
         endUser: body.user ?? null,
         stream: body.stream === true,
         startedAt: state.startedAt,
+        traceId: state.traceId,
       },
       signal,
     );
-    const control = callControl(ledger, signal, caller);
-    const result = (await routedCall(state, ledger, signal, () => invoke(ctx, body, control))) as Result;
-    if (isStream(result)) return sendStream(reply, result, OPENAI_STREAM, ledger, state, signal);
-    ledger.succeed(result._hidden_params, result.usage);
+    const result = (await routedCall(state, ledger, signal, () =>
+      invoke(ctx, body, callControl(ledger, abort.upstream, caller)),
+    )) as Result;
+    if (isStream(result)) {
+      const disconnectRead = ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ;
+      return sendStream(reply, result, OPENAI_STREAM, {
+        ledger,
+        state,
+        abort,
+        request: body,
+        disconnectRead,
+      });
+    }
+    ledger.succeed(result._hidden_params, result.usage, signal.aborted);
     return result;
   };
 }

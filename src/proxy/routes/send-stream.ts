@@ -1,9 +1,13 @@
 import type { FastifyReply } from 'fastify';
 import type { ChatCompletionStream } from '../../router/chat-stream.js';
-import type { ChatCompletionChunk, Usage } from '../../types/index.js';
+import type { ChatCompletionChunk } from '../../types/index.js';
+import type { DisconnectRead } from '../config/general-settings.js';
+import type { CallAbort } from '../http/call-abort.js';
 import { type CallState, overheadMs } from '../http/call-state.js';
+import { ReadOn } from '../http/read-on.js';
 import { SSE_HEADERS, writeFrame } from '../http/sse.js';
-import type { CallLedger } from '../spend/call-ledger.js';
+import { type AnswerEnd, type CallLedger, type Charge, CLIENT_CLOSED, WHOLE } from '../spend/call-ledger.js';
+import { DeliveredAnswer } from '../spend/delivered-answer.js';
 
 /** How one API writes a chat stream as server-sent events. */
 export interface StreamFormat {
@@ -15,54 +19,66 @@ export interface StreamFormat {
   error(error: unknown): string;
 }
 
+/** The call a stream answers. */
+export interface StreamCall {
+  ledger: CallLedger;
+  state: CallState;
+  abort: CallAbort;
+  /** The chat request as routed: its prompt is counted when the upstream reports no usage. */
+  request: Readonly<Record<string, unknown>>;
+  /** How far the upstream is read after the client left. */
+  disconnectRead: DisconnectRead;
+}
+
+const UNCOUNTED: Charge = Object.freeze({ usage: undefined, cost: 0, estimated: true });
+
 /**
  * Sends a router stream. The reader's pace sets the upstream's (a chunk is read only once the last
- * one is written); a client that goes away stops the upstream read; a stream that fails after its
- * first byte ends with an in-band error frame and never with the `end` frame, so no client takes a cut
- * answer for a whole one. The ledger is closed with the final usage and cost.
+ * one is written); a stream that fails after its first byte ends with an in-band error frame and never
+ * with the `end` frame, so no client takes a cut answer for a whole one. A client that goes away does
+ * not stop the upstream read at once: it goes on, within `disconnectRead`, for the answer's usage.
+ * The ledger is closed with what reached the client, whole or cut (docs/proxy.md, what is charged).
  */
 export async function sendStream(
   reply: FastifyReply,
   stream: ChatCompletionStream,
   format: StreamFormat,
-  ledger: CallLedger,
-  state: CallState,
-  signal: AbortSignal,
+  call: StreamCall,
 ): Promise<void> {
+  const { abort, state } = call;
   reply.hijack();
   const raw = reply.raw;
+  // gone while the stream opened: none of the answer reached it, and its upstream is already cancelled
+  if (abort.clientGone.aborted) return call.ledger.fail(abort.clientGone.reason, true);
   raw.writeHead(200, {
     ...SSE_HEADERS,
     'x-svc-call-id': state.callId,
     'x-svc-overhead-ms': overheadMs(state),
   });
-  const usage: { last?: Usage } = {};
-  const clientGone = () => signal.aborted || raw.destroyed;
+  abort.answering();
+  const clientHere = () => !abort.clientGone.aborted && !raw.destroyed;
+  const answer = new DeliveredAnswer();
+  const readOn = new ReadOn(abort, call.disconnectRead);
+  let end: AnswerEnd = CLIENT_CLOSED;
   try {
-    for await (const frame of format.frames(tapUsage(stream, usage))) {
-      if (!(await writeFrame(raw, frame))) break;
+    for await (const frame of format.frames(answer.tap(stream, clientHere))) {
+      if (clientHere() && (await writeFrame(raw, frame))) continue;
+      if (!readOn.more(Buffer.byteLength(frame))) break;
     }
-    if (clientGone()) {
-      ledger.fail(signal.reason, true);
-      return;
+    if (clientHere()) {
+      end = WHOLE;
+      if (format.end) await writeFrame(raw, format.end);
     }
-    if (format.end) await writeFrame(raw, format.end);
-    ledger.succeed(stream._hidden_params, usage.last);
   } catch (error) {
-    const gone = clientGone();
-    if (!gone) await writeFrame(raw, format.error(error));
-    ledger.fail(error, gone);
+    if (clientHere()) {
+      end = { kind: 'cut', error };
+      await writeFrame(raw, format.error(error));
+    }
   } finally {
+    readOn.stop();
     if (!raw.destroyed) raw.end();
   }
-}
-
-async function* tapUsage(
-  stream: AsyncIterable<ChatCompletionChunk>,
-  usage: { last?: Usage },
-): AsyncGenerator<ChatCompletionChunk> {
-  for await (const chunk of stream) {
-    if (chunk.usage) usage.last = chunk.usage;
-    yield chunk;
-  }
+  // a count that fails (it never should) must not leave the call's books open
+  const charge = await answer.charge(call.request, (usage) => stream.costOf(usage)).catch(() => UNCOUNTED);
+  call.ledger.answered(stream._hidden_params, charge, end);
 }

@@ -18,7 +18,28 @@ export interface CallFacts {
   stream: boolean;
   /** Epoch ms at which the proxy received the request. */
   startedAt: number;
+  /** The request's W3C trace id when traced, else null. */
+  traceId: string | null;
 }
+
+/** What an answer is charged: its usage and cost, and whether the proxy counted the tokens itself. */
+export interface Charge {
+  usage: Usage | undefined;
+  cost: number;
+  /** The upstream reported no usage: the tokens are counted from the prompt and the text delivered. */
+  estimated: boolean;
+}
+
+/**
+ * How an answer that reached the caller ended: whole, left by the client (whole or not), or cut by a
+ * failure after its first byte (`error`).
+ */
+export type AnswerEnd = { kind: 'whole' } | { kind: 'client_closed' } | { kind: 'cut'; error: unknown };
+
+/** The answer reached the client whole. */
+export const WHOLE: AnswerEnd = Object.freeze({ kind: 'whole' });
+/** The client left before the whole answer reached it. */
+export const CLIENT_CLOSED: AnswerEnd = Object.freeze({ kind: 'client_closed' });
 
 export interface LedgerDeps {
   caller: Caller;
@@ -82,44 +103,60 @@ export class CallLedger {
     return false;
   }
 
-  /** The call succeeded: `hidden` is the result's `_hidden_params`, `usage` what the provider reported. */
-  succeed(hidden: HiddenParams | undefined, usage: Usage | null | undefined): void {
-    const cost = hidden?.response_cost ?? 0;
+  /**
+   * The call produced its answer: `hidden` is the result's `_hidden_params`, `usage` what the provider
+   * reported. `clientGone`: the client left before the answer could be sent; it is charged all the
+   * same, and the row says `client_closed`.
+   */
+  succeed(hidden: HiddenParams | undefined, usage: Usage | null | undefined, clientGone = false): void {
+    const charge = { usage: usage ?? undefined, cost: hidden?.response_cost ?? 0, estimated: false };
+    this.answered(hidden, charge, clientGone ? CLIENT_CLOSED : WHOLE);
+  }
+
+  /**
+   * An answer reached the caller, whole or cut: it is charged (`charge`) however it ended, and the row
+   * says how (`end`): a success only when whole; else a failure with `client_closed` (499) or the
+   * error that cut it.
+   */
+  answered(hidden: HiddenParams | undefined, charge: Charge, end: AnswerEnd): void {
+    const how = howItEnded(end);
     this.#close({
-      cost,
-      usage: usage ?? undefined,
+      cost: charge.cost,
+      usage: charge.usage,
+      usage_estimated: charge.estimated,
       model_group: hidden?.model_group ?? this.facts.model,
       model_id: hidden?.model_id ?? null,
       provider: hidden?.custom_llm_provider ?? null,
       cache_hit: hidden?.cache_hit ?? false,
       priced: hidden?.priced ?? true,
-      status: 'success',
-      error_code: null,
-      http_status: 200,
+      status: how.status,
+      error_code: how.error_code,
+      http_status: how.http_status,
     });
   }
 
-  /** The call failed (before or during its answer), or the client went away. */
+  /** The call failed before any of its answer reached the caller, or the client went away first. */
   fail(error: unknown, clientGone = false): void {
     const routerError = RouterError.isInstance(error) ? error : undefined;
-    const proxyError = error instanceof ProxyError ? error : undefined;
     this.#close({
       cost: 0,
       usage: undefined,
+      usage_estimated: false,
       model_group: this.facts.model,
       model_id: routerError?.modelId ?? null,
       provider: routerError?.provider ?? null,
       cache_hit: false,
       priced: true, // a failed call's cost of 0 is its real cost
       status: 'failure',
-      error_code: clientGone ? 'client_closed' : (routerError?.code ?? proxyError?.code ?? 'internal_error'),
-      http_status: clientGone ? 499 : (routerError?.status ?? proxyError?.status ?? 500),
+      error_code: clientGone ? 'client_closed' : errorCode(error),
+      http_status: clientGone ? 499 : errorStatus(error),
     });
   }
 
   #close(outcome: {
     cost: number;
     usage: Usage | undefined;
+    usage_estimated: boolean;
     model_group: string;
     model_id: string | null;
     provider: string | null;
@@ -167,7 +204,41 @@ export class CallLedger {
       stream: this.facts.stream,
       start_time: new Date(this.facts.startedAt),
       end_time: new Date(end),
+      trace_id: this.facts.traceId,
+      usage_estimated: outcome.usage_estimated,
       priced: outcome.priced,
     });
   }
+}
+
+/** The row's `error_code` of a failure: the router's or the proxy's code, else `internal_error`. */
+function errorCode(error: unknown): string {
+  if (RouterError.isInstance(error)) return error.code;
+  if (error instanceof ProxyError) return error.code;
+  return 'internal_error';
+}
+
+/** The row's `http_status` of a failure: the router's or the proxy's status, else 500. */
+function errorStatus(error: unknown): number {
+  if (RouterError.isInstance(error)) return error.status;
+  if (error instanceof ProxyError) return error.status;
+  return 500;
+}
+
+const ENDED_WHOLE = Object.freeze({ status: 'success', error_code: null, http_status: 200 } as const);
+const ENDED_BY_CLIENT = Object.freeze({
+  status: 'failure',
+  error_code: 'client_closed',
+  http_status: 499,
+} as const);
+
+/** What a spend row says of how an answer ended. */
+function howItEnded(end: AnswerEnd): {
+  status: 'success' | 'failure';
+  error_code: string | null;
+  http_status: number;
+} {
+  if (end.kind === 'whole') return ENDED_WHOLE;
+  if (end.kind === 'client_closed') return ENDED_BY_CLIENT;
+  return { status: 'failure', error_code: errorCode(end.error), http_status: errorStatus(end.error) };
 }

@@ -16,6 +16,8 @@ export interface MockExchange {
   res: ServerResponse;
   /** Sleeps unless the client went away; resolves false when it did. */
   wait(ms: number): Promise<boolean>;
+  /** Waits until `promise` settles unless the client goes away first; resolves false when it did. */
+  until(promise: PromiseLike<unknown>): Promise<boolean>;
 }
 
 /** One provider wire format the mock speaks. */

@@ -51,6 +51,8 @@ describe.each(engines)('spend repository ($name)', (engine) => {
       cache_hit: true,
       stream: true,
       latency_ms: 12.5,
+      trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+      usage_estimated: true,
       priced: false,
     });
 

@@ -1,0 +1,83 @@
+// The tokenizer of the pre-call checks and of counted usage (an answer whose upstream reported none).
+import { gptTokenizer } from '../peers/gpt-tokenizer.js';
+import { estimateTokens } from './token-estimate.js';
+
+const partText = (part: unknown): string => {
+  try {
+    const text = part && typeof part === 'object' ? (part as { text?: unknown }).text : undefined;
+    return typeof text === 'string' ? text : '';
+  } catch {
+    return ''; // a part that throws when read counts as nothing here; sending it fails, naming it
+  }
+};
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map(partText).join(' ');
+  return '';
+}
+
+/**
+ * The tokenizer's merges take quadratic time in the length of a run without spaces (50,000 `x` take
+ * seconds, 200,000 CJK characters minutes): text is counted in slices this long, which bounds the
+ * work to linear time and adds at most a token per slice to the count.
+ */
+const SLICE = 1000;
+
+function countTokensLinear(countTokens: (text: string) => number, text: string): number {
+  if (text.length <= SLICE) return countTokens(text);
+  let total = 0;
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + SLICE, text.length);
+    // never split a surrogate pair
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff && end < text.length) end += 1;
+    total += countTokens(text.slice(start, end));
+    start = end;
+  }
+  return total;
+}
+
+type CountTokens = (text: string) => number;
+
+const exactCounter =
+  (tokenizer: typeof import('gpt-tokenizer')): CountTokens =>
+  (text) =>
+    countTokensLinear(tokenizer.countTokens, text);
+
+/**
+ * How text is counted: gpt-tokenizer's exact o200k_base count when that optional package is installed
+ * (its tables, 30 MB, are loaded on the first count, so routers that never count never pay), else
+ * `estimateTokens`. A tokenizer that fails to load is not a failed call: the estimate counts.
+ */
+function tokenCounter(): CountTokens | Promise<CountTokens> {
+  const loaded = gptTokenizer.module;
+  if (loaded) return exactCounter(loaded);
+  if (!gptTokenizer.installed()) return estimateTokens;
+  return gptTokenizer.load('token counting').then(exactCounter, () => estimateTokens);
+}
+
+/**
+ * The prompt's size in tokens (o200k_base count of every message's text, plus a few tokens of framing
+ * per message; an estimate without gpt-tokenizer): close enough to keep a prompt off a deployment whose
+ * window is clearly too small, and to charge an answer whose upstream reported no usage.
+ */
+export async function promptTokens(request: Readonly<Record<string, unknown>>): Promise<number> {
+  const countTokens = await tokenCounter();
+  const messages = request.messages;
+  if (Array.isArray(messages)) {
+    let total = 0;
+    for (const m of messages) total += 4 + countTokens(textOf((m as { content?: unknown }).content));
+    return total;
+  }
+  const input = request.input ?? request.prompt;
+  return Array.isArray(input)
+    ? input.reduce((n: number, x) => n + countTokens(textOf(x)), 0)
+    : countTokens(textOf(input));
+}
+
+/** The size of a text in tokens (the same count as `promptTokens`, without framing). */
+export async function textTokens(text: string): Promise<number> {
+  if (text.length === 0) return 0;
+  return (await tokenCounter())(text);
+}

@@ -1,0 +1,53 @@
+import type { DisconnectRead } from '../config/general-settings.js';
+import type { CallAbort } from './call-abort.js';
+
+/**
+ * Bounds how far a stream's upstream is read after its client left (to learn the answer's usage):
+ * from the moment the client is gone, at most `timeoutMs` and `maxBytes` of the events that would have
+ * been sent; past either the upstream call is cancelled.
+ */
+export class ReadOn {
+  #timer: NodeJS.Timeout | undefined;
+  #bytes = 0;
+  #started = false;
+  readonly #onGone = () => this.#start();
+
+  constructor(
+    private readonly abort: Pick<CallAbort, 'clientGone' | 'stopUpstream'>,
+    private readonly bound: DisconnectRead,
+  ) {
+    abort.clientGone.addEventListener('abort', this.#onGone, { once: true });
+  }
+
+  /** Counts `bytes` read after the client left; false (and the upstream cancelled) once over the bound. */
+  more(bytes: number): boolean {
+    this.#start();
+    this.#bytes += bytes;
+    if (this.#bytes <= this.bound.maxBytes) return true;
+    this.abort.stopUpstream(
+      new Error(`read ${this.bound.maxBytes} bytes of the answer after the client left, without its usage`),
+    );
+    return false;
+  }
+
+  /** The stream is over: no more reading to bound. */
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.abort.clientGone.removeEventListener('abort', this.#onGone);
+  }
+
+  #start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const { timeoutMs } = this.bound;
+    this.#timer = setTimeout(
+      () =>
+        this.abort.stopUpstream(
+          new Error(`read the answer for ${timeoutMs} ms after the client left, without its usage`),
+        ),
+      timeoutMs,
+    );
+    // a timer must not keep a closing process alive
+    this.#timer.unref();
+  }
+}

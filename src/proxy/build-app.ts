@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { trackCalls } from './http/call-state.js';
+import { parseJsonBodies } from './http/json-body.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import { observeRequests } from './observability/http-hooks.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
@@ -40,6 +41,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
       childLoggerFactory: lazyChildLogger,
     }),
   });
+  parseJsonBodies(app);
   trackCalls(app, ctx.now, obs?.tracing);
   if (obs) observeRequests(app, obs);
   app.setErrorHandler((error, _request, reply) => {

@@ -59,7 +59,7 @@ export function fixedBody(error: unknown): { error: string } | undefined {
   return undefined;
 }
 
-/** Fastify's own client errors (bad JSON, body too large, wrong content type) carry these. */
+/** Fastify's own client errors (empty JSON body, body too large, wrong content type) carry these. */
 interface FastifyLikeError {
   statusCode?: number;
   code?: string;
@@ -67,7 +67,6 @@ interface FastifyLikeError {
 }
 
 const FASTIFY_CODES: Readonly<Record<string, string>> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_BODY_TOO_LARGE: 'request_too_large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',

@@ -5,6 +5,7 @@ import { parseJsonBodies } from './http/json-body.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import { observeRequests } from './observability/http-hooks.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
+import { logUnexpectedErrors } from './observability/unexpected-errors.js';
 import type { ProxyContext } from './proxy-context.js';
 import { registerConfigRoutes } from './routes/config-update.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -44,6 +45,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   parseJsonBodies(app);
   trackCalls(app, ctx.now, obs?.tracing);
   if (obs) observeRequests(app, obs);
+  logUnexpectedErrors(app);
   app.setErrorHandler((error, _request, reply) => {
     const { status, body, headers } = errorReply(error);
     return reply

@@ -1,20 +1,11 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactAddresses } from '../../src/errors/redact.js';
 import { APIConnectionError, errorFromNetwork, Router, TimeoutError } from '../../src/index.js';
+import { closedPort } from '../redis/tcp-faults.js';
 
 const ctx = { provider: 'openai', model: 'gpt-4o', modelId: 'dep-1' };
 const nodeError = (message: string, fields: Record<string, unknown>) =>
   Object.assign(new Error(message), fields);
-
-/** A local port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('what a network failure tells the caller', () => {
   it('a refused connection says so in words, without the host and port', () => {

@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../redis/tcp-faults.js';
 import { mockDeployment, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
 
 const PASSWORD = 'hunter22-db-secret';
-
-/** A local port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 // What a caller and the log are told when something fails that the caller did not cause. On Postgres
 // only: the unexpected database error is made by dropping a table under the running proxy.

@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../redis/tcp-faults.js';
 import { eventually, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
 import { type CutProxy, startCutProxy } from './tcp-cut-proxy.js';
-
-/** A local port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 type LogLine = { level: number; msg: string };
 

@@ -37,8 +37,9 @@ export const MAX_DURATION_DAYS = 36_500;
 export const durationField = z
   .string()
   .regex(DURATION_PATTERN, 'expected a whole number and a unit: `30s`, `15m`, `12h` or `30d`')
+  // checked even when the pattern failed: only a value that matches it has a length to check
   .refine(
-    (value) => durationMs(value) <= MAX_DURATION_DAYS * 86_400_000,
+    (value) => !DURATION_PATTERN.test(value) || durationMs(value) <= MAX_DURATION_DAYS * 86_400_000,
     `at most ${MAX_DURATION_DAYS}d (100 years); leave it out for a key that never expires`,
   );
 

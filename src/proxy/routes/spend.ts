@@ -8,7 +8,7 @@ import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { exactText } from './management-fields.js';
-import { dayOf, timeField } from './storable-fields.js';
+import { dayField, dayOf, LATEST_TIME_MS, timeField } from './storable-fields.js';
 
 const spendQuery = z.strictObject({
   key: z.string().min(1).optional(),
@@ -23,15 +23,9 @@ const DAY_MS = 86_400_000;
 const MAX_REPORT_DAYS = 366;
 const DEFAULT_REPORT_DAYS = 30;
 
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day such as 2026-11-23')
-  // Date.parse rolls 2026-02-30 over to March 2: a real day reads back as itself
-  .refine((value) => dayOf(Date.parse(`${value}T00:00:00Z`)) === value, 'not a calendar day');
-
 const reportQuery = z.strictObject({
-  start_date: day.optional(),
-  end_date: day.optional(),
+  start_date: dayField.optional(),
+  end_date: dayField.optional(),
   group_by: z.enum(['team', 'model']).default('model'),
 });
 
@@ -63,7 +57,9 @@ export function registerSpendRoutes(app: FastifyInstance, ctx: ProxyContext): vo
         `\`start_date\`: at most ${MAX_REPORT_DAYS} days from start_date to end_date; asked ${(end - start) / DAY_MS}.`,
       );
     }
-    const data = await spendReport(ctx.db, query.group_by, new Date(start), new Date(end));
+    // the day after 9999-12-31 is past what the embedded engine reads: the last millisecond ends it
+    const until = new Date(Math.min(end, LATEST_TIME_MS));
+    const data = await spendReport(ctx.db, query.group_by, new Date(start), until);
     return { start_date: startDate, end_date: endDate, group_by: query.group_by, data };
   });
 

@@ -106,3 +106,13 @@ export const timeField = z
     return Number.isNaN(ms) || (ms >= EARLIEST_TIME_MS && ms <= LATEST_TIME_MS);
   }, 'outside the times the database stores: from 0001-01-01 to 9999-12-31 (UTC)')
   .transform((value) => new Date(value));
+
+/** A UTC day, `2026-11-23`: a real calendar day, from 0001-01-01 to 9999-12-31. */
+export const dayField = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day such as 2026-11-23')
+  .refine((value) => dayOf(Date.parse(`${value}T00:00:00Z`)) === value, 'not a calendar day')
+  .refine(
+    (value) => value >= '0001-01-01',
+    'outside the times the database stores: from 0001-01-01 to 9999-12-31 (UTC)',
+  );

@@ -46,6 +46,15 @@ describe.each(ENGINES)('management input the database cannot store (%s)', (engin
     expect(Array.isArray(first.body) && Array.isArray(last.body)).toBe(true);
   });
 
+  it('GET /spend/report takes days from 0001-01-01 to 9999-12-31, and no other', async () => {
+    const reason = 'outside the times the database stores: from 0001-01-01 to 9999-12-31 (UTC)';
+    refused(await get('/spend/report?start_date=0000-06-01&end_date=0000-12-31'), 'start_date', reason);
+    const first = await get('/spend/report?start_date=0001-01-01&end_date=0001-01-31');
+    const last = await get('/spend/report?start_date=9999-12-01&end_date=9999-12-31');
+    expect([first.status, last.status]).toEqual([200, 200]);
+    expect(last.body).toMatchObject({ start_date: '9999-12-01', end_date: '9999-12-31', data: [] });
+  });
+
   it.each([
     ['/key/generate', { key_alias: `a${NUL}b` }, 'key_alias'],
     ['/key/generate', { team_id: `t${NUL}` }, 'team_id'],

@@ -13,6 +13,7 @@ import {
   TimeoutError,
 } from './classes.js';
 import { CODE_STATUS, isRouterErrorCode, type ProviderErrorCodes, type RouterErrorCode } from './codes.js';
+import { networkReason } from './network-reason.js';
 import { redactSecrets } from './redact.js';
 import { parseRetryAfterMs } from './retry-after.js';
 import { RouterError, type RouterErrorOptions } from './router-error.js';
@@ -193,13 +194,13 @@ function errorCode(err: unknown): string | undefined {
 /**
  * Maps a failure that produced no HTTP answer to TimeoutError (undici's connect, headers and body
  * timeouts) or APIConnectionError (refused, reset, socket closed, cut stream: anything else).
- * Router errors pass through unchanged.
+ * The message never names the upstream's address (`connection refused (ECONNREFUSED)`); the original
+ * error is the `cause`. Router errors pass through unchanged.
  */
 export function errorFromNetwork(err: unknown, ctx: ErrorContext, what = 'request'): RouterError {
   if (RouterError.isInstance(err)) return err;
   const code = errorCode(err);
-  const raw = err instanceof Error ? err.message : String(err);
-  const reason = redactSecrets(code && !raw.includes(code) ? `${raw} (${code})` : raw, ctx.secrets);
+  const reason = redactSecrets(networkReason(err, code), ctx.secrets);
   const options = { provider: ctx.provider, model: ctx.model, modelId: ctx.modelId, cause: err };
   if (code && TIMEOUT_CODES.has(code)) {
     return new TimeoutError(`${ctx.provider}/${ctx.model} ${what} timed out: ${reason}`, options);

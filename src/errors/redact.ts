@@ -55,3 +55,25 @@ export function redactSecrets(text: string, secrets: Iterable<string | undefined
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }
+
+/** Shown where an address was. */
+export const HIDDEN_ADDRESS = '[address]';
+
+const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>)]+/gi;
+const IPV6_PATTERN = /\[[0-9a-f:.]+\](?::\d+)?/gi;
+const IPV4_PATTERN = /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g;
+
+/**
+ * `text` without URLs, IP addresses (with their ports) and the given host names (with their ports),
+ * each replaced by {@link HIDDEN_ADDRESS}: what a caller is shown of a network failure never says
+ * where a deployment lives.
+ */
+export function redactAddresses(text: string, hosts: Iterable<string> = []): string {
+  let out = text.replace(URL_PATTERN, HIDDEN_ADDRESS).replace(IPV6_PATTERN, HIDDEN_ADDRESS);
+  out = out.replace(IPV4_PATTERN, HIDDEN_ADDRESS);
+  // longest first, so `api.example.com` goes whole before `example.com` could split it
+  for (const host of [...new Set(hosts)].sort((a, b) => b.length - a.length)) {
+    if (host.length >= MIN_SECRET_LENGTH) out = out.split(host).join(HIDDEN_ADDRESS);
+  }
+  return out.replace(/\[address\](?::\d+)/g, HIDDEN_ADDRESS);
+}

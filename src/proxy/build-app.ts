@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { trackCalls } from './http/call-state.js';
+import { parseJsonBodies } from './http/json-body.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import { observeRequests } from './observability/http-hooks.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
+import { logUnexpectedErrors } from './observability/unexpected-errors.js';
 import type { ProxyContext } from './proxy-context.js';
 import { registerConfigRoutes } from './routes/config-update.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -40,8 +42,10 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
       childLoggerFactory: lazyChildLogger,
     }),
   });
+  parseJsonBodies(app);
   trackCalls(app, ctx.now, obs?.tracing);
   if (obs) observeRequests(app, obs);
+  logUnexpectedErrors(app);
   app.setErrorHandler((error, _request, reply) => {
     const { status, body, headers } = errorReply(error);
     return reply

@@ -3,13 +3,8 @@ import { trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { loadConfigFile } from '../config/config-file.js';
-import { parseSettings } from '../config/parse-settings.js';
 import type { JwtAuthDeps } from '../jwt/types.js';
 import { Router } from '../router/router.js';
-import { MemoryStore } from '../stores/memory-store.js';
-import { RedisStore } from '../stores/redis-store.js';
-import type { Store } from '../stores/store.js';
-import { redisOptionsFromSettings } from '../stores/store-settings.js';
 import { createAuthenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
 import { KeyCache } from './auth/key-cache.js';
@@ -29,6 +24,7 @@ import { DbJwtDirectory } from './jwt/db-directory.js';
 import { jwtGate, resolveProxyJwtSettings } from './jwt/jwt-settings.js';
 import { createAdmission } from './limits/admission.js';
 import { BudgetGate } from './limits/budget-gate.js';
+import { type ProxyStores, proxyStores } from './limits/proxy-stores.js';
 import { RateLimits } from './limits/rate-limits.js';
 import { type OtlpTracing, startOtlpTracing } from './observability/otlp-tracing.js';
 import { createProxyLogger, routerLogger } from './observability/proxy-logger.js';
@@ -108,10 +104,10 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const otel = settings.otlpEndpoint
     ? await startOtlpTracing({ endpoint: settings.otlpEndpoint, serviceName: settings.otelServiceName })
     : undefined;
-  const store = storeFor(loaded.routerSettings, loaded.env);
+  const stores = proxyStores(loaded.routerSettings, loaded.env);
   const router = new Router(loaded.modelList, loaded.routerSettings, {
     env: loaded.env,
-    store,
+    store: stores.shared,
     logger: routerLogger(logger.child({ component: 'router' })),
   });
   printUnpriced(router, logger);
@@ -127,7 +123,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     const directory = new CachedJwtDirectory((options.jwtDirectory ?? defaultJwtDirectory)(opened), {
       ttlMs: settings.keyCacheTtlMs,
     });
-    return await serve(opened, router, store, settings, {
+    return await serve(opened, router, stores, settings, {
       ...options,
       jwt: jwt && jwtGate(jwt, directory),
       identities: directory,
@@ -135,7 +131,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       otel,
     });
   } catch (error) {
-    await Promise.allSettled([db?.close(), router.close(), store.close?.(), otel?.shutdown()]);
+    await Promise.allSettled([db?.close(), router.close(), stores.shared.close?.(), otel?.shutdown()]);
     throw error;
   }
 }
@@ -143,7 +139,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
 async function serve(
   db: Database,
   router: Router,
-  store: Store,
+  stores: ProxyStores,
   settings: ReturnType<typeof resolveProxySettings>,
   options: StartProxyOptions & {
     jwt: JwtGate | undefined;
@@ -190,8 +186,7 @@ async function serve(
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: async () => void (await db.query('SELECT 1')) },
   ];
-  if (store instanceof RedisStore)
-    readiness.push({ name: 'redis', check: async () => void (await store.get('proxy:ready')) });
+  if (stores.ping) readiness.push({ name: 'redis', check: stores.ping });
   const ctx: ProxyContext = {
     router,
     db,
@@ -208,7 +203,7 @@ async function serve(
     jwt: options.jwt,
     admit: createAdmission({
       budgets: new BudgetGate(),
-      limits: new RateLimits(store, now),
+      limits: new RateLimits(stores.limits, now),
       teams,
       sink: (row) => spend.add(row),
       now,
@@ -245,7 +240,7 @@ async function serve(
         await sync.close();
         const { unwritten } = await spend.close({ deadlineMs: settings.drainTimeoutMs });
         if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
-        await Promise.allSettled([router.close(), store.close?.()]);
+        await Promise.allSettled([router.close(), stores.shared.close?.()]);
         await db.close();
         await options.otel?.shutdown();
       })();
@@ -277,12 +272,6 @@ async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
   });
   await Promise.race([app.close(), deadline]);
   clearTimeout(timer);
-}
-
-/** The store key rate limits share with the router: Redis when `router_settings` ask for it. */
-function storeFor(routerSettings: Record<string, unknown>, env: NodeJS.ProcessEnv): Store {
-  const redis = redisOptionsFromSettings(parseSettings(routerSettings, env));
-  return redis ? new RedisStore(redis) : new MemoryStore();
 }
 
 function defaultJwtDirectory(db: Database): JwtAuthDeps {

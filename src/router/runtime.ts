@@ -18,7 +18,7 @@ import { MemoryStore } from '../stores/memory-store.js';
 import type { RedisStoreOptions } from '../stores/redis-options.js';
 import { RedisStore } from '../stores/redis-store.js';
 import type { Store } from '../stores/store.js';
-import { StoreHealth, watchedStore } from '../stores/store-health.js';
+import { healthOf, StoreHealth, type StoreHealthEvents, watchedStore } from '../stores/store-health.js';
 import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/strategy.js';
 import type { ModelGroup } from '../types/index.js';
 import type { Call } from './call.js';
@@ -186,7 +186,8 @@ export class RouterRuntime {
   /**
    * The injected store, else a RedisStore the settings ask for, else a private MemoryStore. A shared
    * store is watched: its first failure after a healthy period emits one `error` event and one log line
-   * (calls go on with this router's own state meanwhile), and its recovery is logged.
+   * (calls go on with this router's own state meanwhile), and its recovery is logged. A store already
+   * watched (the proxy's, shared with its rate limits) keeps its one watch: the router listens to it.
    */
   #storeFor(
     injected: Store | undefined,
@@ -195,7 +196,15 @@ export class RouterRuntime {
   ): Store {
     const store = injected ?? (redis ? new RedisStore(redis) : undefined);
     if (!store) return new MemoryStore();
-    const health = new StoreHealth({
+    const events = this.#storeEvents(emitter);
+    const health = healthOf(store);
+    if (!health) return watchedStore(store, new StoreHealth(events));
+    health.listen(events);
+    return store;
+  }
+
+  #storeEvents(emitter: EventEmitter<RouterEvents>): StoreHealthEvents {
+    return {
       failure: () => this.metrics.storeError(),
       outage: (error) => {
         const reason = error instanceof Error ? error.message : String(error);
@@ -213,8 +222,7 @@ export class RouterRuntime {
         this.#current?.().logger.info(
           `shared store answers again after ${(downMs / 1000).toFixed(1)} s; shared state resumes`,
         ),
-    });
-    return watchedStore(store, health);
+    };
   }
 
   /** What strategies are built with. */

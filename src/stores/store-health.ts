@@ -16,18 +16,26 @@ export const QUIET_MS = 1_000;
 /**
  * Turns the store's answers into outages and recoveries: one `outage` at the first failure after a
  * healthy period, one `recovered` at the first success after `quietMs` without failures, so a store
- * that fails now and then reports one outage, not one per call.
+ * that fails now and then reports one outage, not one per call. Every listener hears the same ones.
  */
 export class StoreHealth {
+  readonly #listeners: StoreHealthEvents[] = [];
   #down = false;
   #since = 0;
   #lastFailureAt = 0;
 
   constructor(
-    private readonly events: StoreHealthEvents,
+    events?: StoreHealthEvents,
     private readonly now: () => number = performance.now.bind(performance),
     private readonly quietMs = QUIET_MS,
-  ) {}
+  ) {
+    if (events) this.#listeners.push(events);
+  }
+
+  /** Adds a listener: another user of the same watched store hears the same outages, not its own. */
+  listen(events: StoreHealthEvents): void {
+    this.#listeners.push(events);
+  }
 
   /** Whether the store is in an outage. */
   get down(): boolean {
@@ -35,13 +43,13 @@ export class StoreHealth {
   }
 
   failed(error: unknown): void {
-    this.events.failure?.(error);
+    for (const listener of this.#listeners) listener.failure?.(error);
     const now = this.now();
     this.#lastFailureAt = now;
     if (this.#down) return;
     this.#down = true;
     this.#since = now;
-    this.events.outage(error);
+    for (const listener of this.#listeners) listener.outage(error);
   }
 
   succeeded(): void {
@@ -49,13 +57,21 @@ export class StoreHealth {
     const now = this.now();
     if (now - this.#lastFailureAt < this.quietMs) return;
     this.#down = false;
-    this.events.recovered(now - this.#since);
+    for (const listener of this.#listeners) listener.recovered(now - this.#since);
   }
+}
+
+const HEALTH = Symbol('svc.storeHealth');
+
+/** The health a store made by `watchedStore` reports to; undefined for any other store. */
+export function healthOf(store: Store): StoreHealth | undefined {
+  return (store as { [HEALTH]?: StoreHealth })[HEALTH];
 }
 
 /**
  * The store, with every answer reported to `health`: values and errors pass through unchanged. A
- * synchronous answer costs one call to `succeeded()`.
+ * synchronous answer costs one call to `succeeded()`. `healthOf` finds the health again, so that
+ * everyone sharing the store shares one watch.
  */
 export function watchedStore(store: Store, health: StoreHealth): Store {
   const watch = <T>(run: () => MaybePromise<T>): MaybePromise<T> => {
@@ -81,7 +97,7 @@ export function watchedStore(store: Store, health: StoreHealth): Store {
       },
     );
   };
-  return {
+  const watched: Store = {
     get: (key) => watch(() => store.get(key)),
     set: (key, value, options) => watch(() => store.set(key, value, options)),
     increment: (key, by, options) => watch(() => store.increment(key, by, options)),
@@ -89,4 +105,5 @@ export function watchedStore(store: Store, health: StoreHealth): Store {
     delete: (key) => watch(() => store.delete(key)),
     close: () => store.close?.(),
   };
+  return Object.defineProperty(watched, HEALTH, { value: health });
 }

@@ -59,6 +59,8 @@ export async function startTestProxy(
     env?: NodeJS.ProcessEnv;
     /** Files written next to the config (then written as a file too): `custom_validate` modules. */
     files?: Record<string, string>;
+    /** Where the proxy's log lines go (set `general_settings.log_level` to see any). */
+    logStream?: { write(line: string): void };
   } = {},
 ): Promise<TestProxy> {
   const mock = await startMockProvider();
@@ -90,6 +92,7 @@ export async function startTestProxy(
     port: 0,
     ...(configPath ? { configPath } : { config }),
     env: options.env ?? {},
+    ...(options.logStream && { logStream: options.logStream }),
   });
   return {
     proxy,

@@ -116,6 +116,52 @@ describe('proxy routes', () => {
     expect(res.json().error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json' });
   });
 
+  it('the invalid_json message names the line and column where the body breaks, not its text', async () => {
+    const res = await inject({
+      method: 'POST',
+      url: '/key/generate',
+      headers: { ...t.admin, ...json },
+      payload: '{\n  "key_alias": "sk-secret-alias",\n  "max_budget": }',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toEqual({
+      type: 'invalid_request_error',
+      code: 'invalid_json',
+      message: 'The request body is not valid JSON: unexpected `}` at line 3, column 17 (character 53).',
+    });
+  });
+
+  it('a malformed /v1/messages body gets the same position in the Anthropic error shape', async () => {
+    const res = await inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: { ...t.admin, ...json },
+      payload: '{"model": "gpt-4o", "max_tokens": 5 "messages": []}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      type: 'error',
+      error: {
+        code: 'invalid_json',
+        message: expect.stringContaining('expected `,` or `}`, found `"` at line 1, column 37'),
+      },
+    });
+  });
+
+  it('a JSON body with a __proto__ key is refused as before, saying why', async () => {
+    const res = await inject({
+      method: 'POST',
+      url: '/key/generate',
+      headers: { ...t.admin, ...json },
+      payload: '{"__proto__": {"admin": true}}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({
+      code: 'invalid_json',
+      message: expect.stringContaining('`__proto__`'),
+    });
+  });
+
   it('a body over max_request_body_mb gets 413', async () => {
     const payload = { ...chat, messages: [{ role: 'user', content: 'x'.repeat(20_000) }] };
     const res = await inject({

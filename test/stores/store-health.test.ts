@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/index.js';
 import type { Store } from '../../src/stores/store.js';
-import { StoreHealth, watchedStore } from '../../src/stores/store-health.js';
+import { healthOf, StoreHealth, watchedStore } from '../../src/stores/store-health.js';
 
 function recorded(quietMs = 1_000) {
   let t = 0;
@@ -52,6 +52,18 @@ describe('StoreHealth', () => {
     expect(recoveries).toHaveLength(0);
   });
 
+  it('tells every listener of one outage and one recovery', () => {
+    const { health, outages, recoveries, advance } = recorded(1_000);
+    const second: string[] = [];
+    health.listen({ outage: () => second.push('outage'), recovered: () => second.push('recovered') });
+    health.failed(new Error('down'));
+    health.failed(new Error('still down'));
+    advance(1_000);
+    health.succeeded();
+    expect([outages.length, recoveries.length]).toEqual([1, 1]);
+    expect(second).toEqual(['outage', 'recovered']);
+  });
+
   it('reports a second outage after a recovery', () => {
     const { health, outages, recoveries, advance } = recorded(1_000);
     health.failed(new Error('one'));
@@ -100,5 +112,11 @@ describe('watchedStore', () => {
     const resolving = { get: () => Promise.resolve('v') } as unknown as Store;
     expect(await watchedStore(resolving, health).get('k')).toBe('v');
     expect(recoveries).toEqual([5]);
+  });
+
+  it('is found again on the store it watches, and on no other store', () => {
+    const { health } = recorded();
+    expect(healthOf(watchedStore(new MemoryStore(), health))).toBe(health);
+    expect(healthOf(new MemoryStore())).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import type { CustomTypesConfig, Pool, PoolClient } from 'pg';
 import { ConfigError } from '../../config/config-error.js';
 import { redactSecrets } from '../../errors/redact.js';
 import type { Database, Queryable } from './database.js';
-import { DatabaseUnavailableError } from './db-errors.js';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './db-errors.js';
 import { quoteSchemaName } from './schema-name.js';
 
 /** How to reach a PostgreSQL server, and how long to wait for it. Times in milliseconds. */
@@ -66,17 +66,37 @@ const asQueryable = (client: Pool | PoolClient): Queryable => ({
   },
 });
 
-/** A Database over a pg Pool. Transactions hold one pooled connection from BEGIN to COMMIT. */
+/**
+ * A Database over a pg Pool. Transactions hold one pooled connection from BEGIN to COMMIT. A query or
+ * transaction that fails because the server is unreachable, lost the connection or cannot serve now
+ * rejects with a DatabaseUnavailableError naming the host (never the password); any other error as is.
+ */
 class PostgresDatabase implements Database {
   readonly engine = 'postgres' as const;
-  readonly query: Queryable['query'];
+  readonly #query: Queryable['query'];
 
-  constructor(private readonly pool: Pool) {
-    this.query = asQueryable(pool).query;
+  constructor(
+    private readonly pool: Pool,
+    private readonly target: Target,
+  ) {
+    this.#query = asQueryable(pool).query;
   }
 
+  query = <R extends object>(sql: string, params?: readonly unknown[]): Promise<{ rows: R[] }> =>
+    this.#query<R>(sql, params).catch((error: unknown) => this.#failed(error));
+
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return inTransaction(this.pool, (client) => fn(asQueryable(client)));
+    return inTransaction(this.pool, (client) => fn(asQueryable(client))).catch((error: unknown) =>
+      this.#failed(error),
+    );
+  }
+
+  #failed(error: unknown): never {
+    if (error instanceof DatabaseUnavailableError || !isDatabaseUnavailable(error)) throw error;
+    const reason = redactSecrets(reasonOf(error), [this.target.password]);
+    throw new DatabaseUnavailableError(`The database at ${this.target.shown} is not answering: ${reason}`, {
+      cause: error,
+    });
   }
 
   close(): Promise<void> {
@@ -154,5 +174,5 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     await pool.end().catch(() => undefined);
     throw new DatabaseUnavailableError(`Cannot connect to the database at ${target.shown}: ${redact(error)}`);
   }
-  return new PostgresDatabase(pool);
+  return new PostgresDatabase(pool, target);
 }

@@ -59,7 +59,7 @@ export function fixedBody(error: unknown): { error: string } | undefined {
   return undefined;
 }
 
-/** Fastify's own client errors (bad JSON, body too large, wrong content type) carry these. */
+/** Fastify's own client errors (empty JSON body, body too large, wrong content type) carry these. */
 interface FastifyLikeError {
   statusCode?: number;
   code?: string;
@@ -67,7 +67,6 @@ interface FastifyLikeError {
 }
 
 const FASTIFY_CODES: Readonly<Record<string, string>> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_BODY_TOO_LARGE: 'request_too_large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
@@ -76,6 +75,22 @@ const FASTIFY_CODES: Readonly<Record<string, string>> = {
 
 /** Turns anything a route threw into the reply: library errors keep their status and code. */
 export function errorReply(error: unknown): ErrorReply {
+  return (
+    decidedReply(error) ??
+    reply(500, 'api_error', 'internal_error', 'The proxy failed to handle this request.')
+  );
+}
+
+/**
+ * Whether `error` is none the proxy knows how to answer (a bug, or a database error nobody mapped): it
+ * becomes a 500 `internal_error` whose cause only the log can tell.
+ */
+export function isUnexpected(error: unknown): boolean {
+  return decidedReply(error) === undefined;
+}
+
+/** The reply for an error the proxy, the router, JWT auth, the database layer or fastify decided. */
+function decidedReply(error: unknown): ErrorReply | undefined {
   if (error instanceof ProxyError) {
     return reply(error.status, error.type, error.code, error.message, { ...error.headers });
   }
@@ -109,7 +124,7 @@ export function errorReply(error: unknown): ErrorReply {
       clientMessage(code, fastifyError),
     );
   }
-  return reply(500, 'api_error', 'internal_error', 'The proxy failed to handle this request.', {});
+  return undefined;
 }
 
 function clientMessage(code: string, error: FastifyLikeError): string {

@@ -6,7 +6,8 @@ const MINUTE_MS = 60_000;
 
 /**
  * `rpm_limit` and `tpm_limit` of keys and teams, counted per wall-clock minute in the store (memory, or
- * Redis so several proxies share one count). A request is counted when admitted; tokens when the call
+ * Redis so several proxies share one count; the proxy gives a store that counts in memory while Redis
+ * is away, so a limit never fails a call). A request is counted when admitted; tokens when the call
  * ends.
  */
 export class RateLimits {

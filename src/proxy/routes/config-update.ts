@@ -5,11 +5,12 @@ import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { authenticateAdmin } from './management-fields.js';
+import { storableJsonObject } from './storable-fields.js';
 
 const updateSchema = z.strictObject({
-  router_settings: z
-    .record(z.string(), z.unknown())
-    .refine((settings) => Object.keys(settings).length > 0, { error: 'give at least one setting' }),
+  router_settings: storableJsonObject.refine((settings) => Object.keys(settings).length > 0, {
+    error: 'give at least one setting',
+  }),
 });
 
 /**

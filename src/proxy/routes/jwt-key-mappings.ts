@@ -13,15 +13,15 @@ import { findKeyByHash } from '../db/keys-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
-import { authenticateAdmin, idField, newId } from './management-fields.js';
+import { authenticateAdmin, exactText, freeText, idField, newId } from './management-fields.js';
 
 /** `GET /jwt/key/mapping/list`: page size when none is asked for, and the largest allowed. */
 export const DEFAULT_MAPPING_PAGE_SIZE = 50;
 export const MAX_MAPPING_PAGE_SIZE = 500;
 
 // claim values are matched exactly as the token carries them: not trimmed
-const claimField = z.string().min(1).max(1024);
-const description = z.string().max(4096);
+const claimField = exactText(1024);
+const description = freeText(4096);
 
 const newSchema = z.strictObject({
   jwt_claim_name: claimField,

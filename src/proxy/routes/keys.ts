@@ -2,31 +2,34 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireAdmin } from '../auth/authenticate.js';
 import type { KeyIdentity } from '../auth/caller.js';
-import { DURATION_PATTERN, durationMs } from '../auth/duration.js';
+import { durationMs } from '../auth/duration.js';
 import { identityOf } from '../auth/key-identity.js';
 import { generateVirtualKey, hashKey, isKeyHash } from '../auth/virtual-key.js';
 import { deleteKeys, findKeyByHash, insertKey, listKeys } from '../db/keys-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
-
-const id = z.string().trim().min(1).max(256);
+import {
+  budgetField,
+  durationField,
+  idField,
+  limitField,
+  metadataField,
+  modelsField,
+} from './management-fields.js';
 
 /** `POST /key/generate` (CONTRACT 5.6). */
 const generateSchema = z.strictObject({
-  models: z.array(z.string().min(1)).default([]),
-  team_id: id.nullish(),
-  user_id: id.nullish(),
-  organization_id: id.nullish(),
-  max_budget: z.number().nonnegative().nullish(),
-  rpm_limit: z.number().int().positive().nullish(),
-  tpm_limit: z.number().int().positive().nullish(),
-  duration: z
-    .string()
-    .regex(DURATION_PATTERN, 'expected a whole number and a unit: `30s`, `15m`, `12h` or `30d`')
-    .nullish(),
-  key_alias: id.nullish(),
-  metadata: z.record(z.string(), z.unknown()).default({}),
+  models: modelsField.default([]),
+  team_id: idField.nullish(),
+  user_id: idField.nullish(),
+  organization_id: idField.nullish(),
+  max_budget: budgetField.nullish(),
+  rpm_limit: limitField.nullish(),
+  tpm_limit: limitField.nullish(),
+  duration: durationField.nullish(),
+  key_alias: idField.nullish(),
+  metadata: metadataField.default({}),
 });
 
 const infoQuery = z.strictObject({ key: z.string().min(1).optional() });

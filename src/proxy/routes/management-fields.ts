@@ -2,22 +2,46 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireAdmin } from '../auth/authenticate.js';
+import { DURATION_PATTERN, durationMs } from '../auth/duration.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { int4, storableJsonObject, storableText } from './storable-fields.js';
+
+// Every field of a management request is one of these, so what the database cannot store is refused
+// with a 400 naming the field (storable-fields.ts), in one place for every route.
 
 /** An id or alias in a management body: trimmed, 1 to 256 characters. */
-export const idField = z.string().trim().min(1).max(256);
+export const idField = storableText.trim().min(1).max(256);
+
+/** A value matched exactly as given (a JWT claim, a query filter): not trimmed, at least one character. */
+export const exactText = (max: number) => storableText.min(1).max(max);
+
+/** Free text (a description), up to `max` characters. */
+export const freeText = (max: number) => storableText.max(max);
 
 /** A budget in dollars. */
 export const budgetField = z.number().nonnegative();
 
-/** A per-minute limit (`rpm_limit`, `tpm_limit`). */
-export const limitField = z.number().int().positive();
+/** A per-minute limit (`rpm_limit`, `tpm_limit`): an `integer` column. */
+export const limitField = int4(1);
 
 /** Free-form data kept with a record. */
-export const metadataField = z.record(z.string(), z.unknown());
+export const metadataField = storableJsonObject;
 
 /** Model names a record may call; empty means every model. */
-export const modelsField = z.array(z.string().min(1));
+export const modelsField = z.array(storableText.min(1));
+
+/** The longest `duration` of a key, in days: its expiry must be a time the database stores. */
+export const MAX_DURATION_DAYS = 36_500;
+
+/** How long a key lives: `30s`, `15m`, `12h` or `30d`, at most 100 years. */
+export const durationField = z
+  .string()
+  .regex(DURATION_PATTERN, 'expected a whole number and a unit: `30s`, `15m`, `12h` or `30d`')
+  // checked even when the pattern failed: only a value that matches it has a length to check
+  .refine(
+    (value) => !DURATION_PATTERN.test(value) || durationMs(value) <= MAX_DURATION_DAYS * 86_400_000,
+    `at most ${MAX_DURATION_DAYS}d (100 years); leave it out for a key that never expires`,
+  );
 
 /** A readable id for a record created without one: `team_`, `user_`, `org_`... and 16 hex digits. */
 export function newId(prefix: string): string {

@@ -7,28 +7,15 @@ import { querySpendLogs, spendReport } from '../db/spend-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
-
-/** `YYYY-MM-DD` of a UTC time; '' for an invalid one. */
-const dayOf = (ms: number): string => (Number.isNaN(ms) ? '' : new Date(ms).toISOString().slice(0, 10));
-
-const date = z
-  .string()
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'expected a date such as 2026-11-23 or an ISO time')
-  // Date.parse rolls 2026-02-30 over to March 2: the day a value names must read back as itself
-  .refine(
-    (value) =>
-      !/^\d{4}-\d{2}-\d{2}/.test(value) ||
-      dayOf(Date.parse(`${value.slice(0, 10)}T00:00:00Z`)) === value.slice(0, 10),
-    'not a calendar day',
-  )
-  .transform((value) => new Date(value));
+import { exactText } from './management-fields.js';
+import { dayField, dayOf, LATEST_TIME_MS, timeField } from './storable-fields.js';
 
 const spendQuery = z.strictObject({
   key: z.string().min(1).optional(),
-  user_id: z.string().min(1).optional(),
-  team_id: z.string().min(1).optional(),
-  start_date: date.optional(),
-  end_date: date.optional(),
+  user_id: exactText(256).optional(),
+  team_id: exactText(256).optional(),
+  start_date: timeField.optional(),
+  end_date: timeField.optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
@@ -36,15 +23,9 @@ const DAY_MS = 86_400_000;
 const MAX_REPORT_DAYS = 366;
 const DEFAULT_REPORT_DAYS = 30;
 
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day such as 2026-11-23')
-  // Date.parse rolls 2026-02-30 over to March 2: a real day reads back as itself
-  .refine((value) => dayOf(Date.parse(`${value}T00:00:00Z`)) === value, 'not a calendar day');
-
 const reportQuery = z.strictObject({
-  start_date: day.optional(),
-  end_date: day.optional(),
+  start_date: dayField.optional(),
+  end_date: dayField.optional(),
   group_by: z.enum(['team', 'model']).default('model'),
 });
 
@@ -76,7 +57,9 @@ export function registerSpendRoutes(app: FastifyInstance, ctx: ProxyContext): vo
         `\`start_date\`: at most ${MAX_REPORT_DAYS} days from start_date to end_date; asked ${(end - start) / DAY_MS}.`,
       );
     }
-    const data = await spendReport(ctx.db, query.group_by, new Date(start), new Date(end));
+    // the day after 9999-12-31 is past what the embedded engine reads: the last millisecond ends it
+    const until = new Date(Math.min(end, LATEST_TIME_MS));
+    const data = await spendReport(ctx.db, query.group_by, new Date(start), until);
     return { start_date: startDate, end_date: endDate, group_by: query.group_by, data };
   });
 

@@ -76,7 +76,7 @@ describe('attempt layer', () => {
     const error = await attempt(call).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).toMatchObject({
-      message: 'openai/gpt-4o request failed: socket hang up (ECONNRESET)',
+      message: 'openai/gpt-4o request failed: connection reset (ECONNRESET)',
       provider: 'openai',
       model: 'gpt-4o',
       modelId: 'a',

@@ -26,7 +26,8 @@ export const generalSettingsSchema = z.strictObject({
   max_request_body_mb: z.number().positive().max(1024).default(10),
   key_cache_ttl: seconds(3600).default(10),
   spend_flush_interval: z.number().positive().max(60).default(0.5),
-  drain_timeout: seconds(3600).default(30),
+  /** Seconds a shutdown waits for calls in flight; under Kubernetes' default 30 s grace period. */
+  drain_timeout: seconds(3600).default(25),
   /** The proxy's JSON log lines at this level and above; `silent` writes none. */
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `GET /metrics` without the master key (for a scraper inside a trusted network). */

@@ -88,9 +88,10 @@ describe('max_parallel_requests', () => {
 describe('a stream its caller stops reading', () => {
   // a long answer on a deployment with one slot; the caller reads one chunk and then nothing
   const unreadStream = async (settings: Record<string, unknown> = {}) => {
-    mock.setBehavior('/a', { content: 'w '.repeat(2000), stream: { chunkDelayMs: 5 } });
+    // about 2,000 chunks 5 ms apart: the upstream streams for 10 s unless the stream is closed
+    mock.setBehavior('/a', { content: 'w '.repeat(6000), stream: { chunkDelayMs: 5 } });
     const recorded = recordingRouter([deployment(mock, 'a', { max_parallel_requests: 1 })], {
-      stream_timeout: 0.1,
+      stream_timeout: 0.5,
       ...settings,
     });
     const stream = (await ask(recorded.router, 'gpt-4o', {
@@ -106,7 +107,7 @@ describe('a stream its caller stops reading', () => {
     const started = performance.now();
     const next = await ask(router, 'gpt-4o', { timeout: 2 });
     expect(next._hidden_params.model_id).toBe('a');
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(1500);
     await reader.return?.();
     await router.close();
   });
@@ -123,8 +124,7 @@ describe('a stream its caller stops reading', () => {
   it('aborts its upstream request', async () => {
     const { router, reader } = await unreadStream();
     await ask(router, 'gpt-4o', { timeout: 2 });
-    // the upstream would stream for seconds more
-    for (let i = 0; i < 50 && mock.inFlight > 0; i++) await sleep(20);
+    for (let i = 0; i < 150 && mock.inFlight > 0; i++) await sleep(20);
     expect(mock.inFlight).toBe(0);
     await reader.return?.();
     await router.close();
@@ -136,7 +136,7 @@ describe('a stream its caller stops reading', () => {
     const error = await reader.next().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toBe(
-      'openai/gpt-4o stream timed out: not read for stream_timeout (0.1 s) since the previous chunk',
+      'openai/gpt-4o stream timed out: not read for stream_timeout (0.5 s) since the previous chunk',
     );
     await router.close();
   });
@@ -144,7 +144,7 @@ describe('a stream its caller stops reading', () => {
   it('still counts an upstream that stalls while the caller waits', async () => {
     mock.setBehavior('/a', { stream: { stallAfter: 2 } });
     const { router } = recordingRouter([deployment(mock, 'a', { max_parallel_requests: 1 })], {
-      stream_timeout: 0.1,
+      stream_timeout: 0.5,
     });
     const stream = (await ask(router, 'gpt-4o', { stream: true })) as unknown as AsyncIterable<unknown>;
     const error = await (async () => {
@@ -152,7 +152,7 @@ describe('a stream its caller stops reading', () => {
         // read as fast as it comes
       }
     })().catch((e: unknown) => e);
-    expect((error as Error).message).toContain('no event for stream_timeout (0.1 s) after the previous one');
+    expect((error as Error).message).toContain('no event for stream_timeout (0.5 s) after the previous one');
     expect(router.getDeployments()[0]).toMatchObject({ failures_this_minute: 1, in_flight: 0 });
     await router.close();
   });

@@ -9,11 +9,6 @@ export class OpenCalls {
   #open = 0;
   #waiters: Array<() => void> = [];
 
-  /** How many calls are open now. */
-  get size(): number {
-    return this.#open;
-  }
-
   /** `admit`, counting each call it lets through as open. */
   admitting(admit: Admit): Admit {
     return (caller, facts, signal) =>

@@ -63,12 +63,18 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     let ready = false;
     const listening = new Set<number>();
     const deaths: number[] = [];
+    const restarts = new Set<NodeJS.Timeout>();
     const fork = () => cluster.fork();
+    const alive = () => Object.keys(cluster.workers ?? {}).length;
     const stop = (reason: string) => {
       if (stopping) return;
       stopping = true;
-      options.out(`svc-router: ${reason}, draining ${Object.keys(cluster.workers ?? {}).length} workers`);
+      // a worker due to restart is not restarted, and its timer must not keep the primary alive
+      for (const timer of restarts) clearTimeout(timer);
+      restarts.clear();
+      options.out(`svc-router: ${reason}, draining ${alive()} workers`);
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+      if (alive() === 0) resolve(failed ? 1 : 0);
     };
     cluster.on('message', (worker: Worker, message: unknown) => {
       if (!isListeningMessage(message)) return;
@@ -84,14 +90,13 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       const clean = code === 0 && !signal;
       if (!clean) failed ||= stopping;
       if (stopping) {
-        if (Object.keys(cluster.workers ?? {}).length === 0) resolve(failed ? 1 : 0);
+        if (alive() === 0) resolve(failed ? 1 : 0);
         return;
       }
       options.err(`svc-router: worker ${worker.process.pid} exited (${signal ?? `code ${code}`})`);
       if (!ready) {
         failed = true;
         stop('a worker could not start');
-        if (Object.keys(cluster.workers ?? {}).length === 0) resolve(1);
         return;
       }
       const now = Date.now();
@@ -100,11 +105,14 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       const delay = restartDelayMs(deaths.length);
       options.err(`svc-router: restarting it in ${delay} ms`);
       // not unref'd: while every worker is down this timer is what keeps the primary alive
-      setTimeout(() => {
-        if (!stopping) fork();
+      const timer = setTimeout(() => {
+        restarts.delete(timer);
+        fork();
       }, delay);
+      restarts.add(timer);
     });
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    // `on`: a repeated SIGTERM must not kill the primary while its workers drain
+    process.on('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
     for (let i = 0; i < options.workers; i++) fork();
   });

@@ -52,7 +52,9 @@ async function serve(args: { config: string; port: number; host: string }): Prom
       out(`${tag}: ${reason}, draining`);
       resolve();
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    // `on`, not `once`: a second SIGTERM (the cluster primary passing on one its process group also
+    // got) must not kill a process that is flushing spend; a second Ctrl-C still stops it at once
+    process.on('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
     // a primary that died without telling us leaves nobody to hand us connections
     if (cluster.isWorker) process.once('disconnect', () => stop('primary gone'));

@@ -19,6 +19,8 @@ import { findKeyByHash } from './db/keys-repo.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
 import { getTeam } from './db/teams-repo.js';
+import { ConnectionDrain } from './http/connection-drain.js';
+import { drainCalls, flushDeadlineMs } from './http/drain.js';
 import { CachedJwtDirectory } from './jwt/cached-directory.js';
 import { DbJwtDirectory } from './jwt/db-directory.js';
 import { jwtGate, resolveProxyJwtSettings } from './jwt/jwt-settings.js';
@@ -31,6 +33,7 @@ import { createProxyLogger, routerLogger } from './observability/proxy-logger.js
 import { createProxyMetrics } from './observability/proxy-metrics.js';
 import { requestTracing } from './observability/request-tracing.js';
 import type { ProxyContext, ReadinessCheck } from './proxy-context.js';
+import { OpenCalls } from './spend/open-calls.js';
 import { SpendWriter } from './spend/spend-writer.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -69,8 +72,9 @@ export interface RunningProxy {
   app: FastifyInstance;
   router: Router;
   /**
-   * Stops accepting, lets calls in flight finish (up to `drain_timeout`), writes every pending spend
-   * row, and releases the database, the store and the router's connections.
+   * Stops accepting, lets calls in flight finish (up to `drain_timeout`; keep-alive connections close
+   * as soon as their answers are out), writes every pending spend row, and releases the database, the
+   * store and the router's connections. Resolves as soon as that is done, whatever idle clients hold.
    */
   close(): Promise<void>;
 }
@@ -157,6 +161,7 @@ async function serve(
     batchSize: db.engine === 'pglite' ? 1000 : 200,
     onError: options.log ?? ((message) => options.logger.warn(message)),
   });
+  const calls = new OpenCalls();
   // other processes of the deployment share the database: stored router_settings and key changes reach
   // this one through the same poll
   const sync = new SettingsSync({
@@ -201,13 +206,15 @@ async function serve(
       jwt: options.jwt,
     }),
     jwt: options.jwt,
-    admit: createAdmission({
-      budgets: new BudgetGate(),
-      limits: new RateLimits(stores.limits, now),
-      teams,
-      sink: (row) => spend.add(row),
-      now,
-    }),
+    admit: calls.admitting(
+      createAdmission({
+        budgets: new BudgetGate(),
+        limits: new RateLimits(stores.limits, now),
+        teams,
+        sink: calls.sinking((row) => spend.add(row)),
+        now,
+      }),
+    ),
     readiness,
     spendStats: () => spend.stats(),
     now,
@@ -223,6 +230,7 @@ async function serve(
     settings: sync,
   };
   const app = buildProxyApp(ctx);
+  const connections = new ConnectionDrain(app.server);
   await sync.start();
   await app.listen({ port: options.port ?? 4000, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();
@@ -236,9 +244,12 @@ async function serve(
     router,
     close: () => {
       closing ??= (async () => {
-        await drain(app, settings.drainTimeoutMs);
+        const startedAt = Date.now();
+        await drainCalls(app, connections, calls, settings.drainTimeoutMs);
         await sync.close();
-        const { unwritten } = await spend.close({ deadlineMs: settings.drainTimeoutMs });
+        const { unwritten } = await spend.close({
+          deadlineMs: flushDeadlineMs(startedAt, settings.drainTimeoutMs, Date.now()),
+        });
         if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
         await Promise.allSettled([router.close(), stores.shared.close?.()]);
         await db.close();
@@ -259,19 +270,6 @@ function printUnpriced(router: Router, logger: PinoLogger): void {
       'charged to a max_budget are refused on them (400 model_unpriced) unless model_info.allow_unpriced ' +
       'is set; give them prices or a model_cost_map file (docs/cost.md)',
   );
-}
-
-/** Stops accepting and waits for requests in flight, at most `timeoutMs`; then cuts what is left. */
-async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      app.server.closeAllConnections();
-      resolve();
-    }, timeoutMs);
-  });
-  await Promise.race([app.close(), deadline]);
-  clearTimeout(timer);
 }
 
 function defaultJwtDirectory(db: Database): JwtAuthDeps {

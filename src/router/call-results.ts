@@ -34,7 +34,9 @@ export function completedResult<T extends object>(
 /**
  * Wraps an opened stream. Its attempt settles when the stream ends, fails, or the caller stops; a
  * stream the caller drops without reading settles when a deadline closes its upstream body, or when it
- * is garbage-collected, whichever comes first. A caller's abort never counts against the deployment.
+ * is garbage-collected, whichever comes first; so does one the caller stops reading for
+ * `stream_timeout` (its reader, when it comes back, gets the TimeoutError). A caller's abort or pause
+ * never counts against the deployment.
  */
 export function streamResult(
   routed: Routed<OpenedStream>,
@@ -62,8 +64,9 @@ export function streamResult(
     opened.rest.return?.();
     routed.settle({ aborted: true });
   });
-  opened.onClose(() => {
-    if (stream.started) return; // the reader sees the end or the failure itself
+  opened.onClose((unread) => {
+    // a reader who is waiting sees the end or the failure itself; one who stopped reading does not
+    if (stream.started && !unread) return;
     runtime.unwatch(stream);
     routed.settle({ aborted: true });
   });

@@ -21,8 +21,12 @@ import type { Run } from './start-call.js';
 export interface OpenedStream {
   first: IteratorResult<ChatCompletionChunk>;
   rest: AsyncIterator<ChatCompletionChunk>;
-  /** Runs `listener` when the upstream body closes (at once if it has); never for a mock stream. */
-  onClose(listener: () => void): void;
+  /**
+   * Runs `listener` when the upstream body closes before its end, and when the stream is closed because
+   * its caller stopped reading for `stream_timeout` (`unread`); at once if that happened already. Never
+   * for a mock stream.
+   */
+  onClose(listener: (unread: boolean) => void): void;
 }
 
 type JsonKind = 'embedding' | 'textCompletion' | 'imageGeneration';
@@ -68,24 +72,26 @@ export class Executor {
     mock?: string,
   ): Promise<OpenedStream> {
     const { adapter, target } = endpoint;
-    let closed = false;
-    let onClose: (() => void) | undefined;
+    let closed: { unread: boolean } | undefined;
+    let onClose: ((unread: boolean) => void) | undefined;
+    const tell = (unread: boolean) => {
+      closed = { unread: unread || closed?.unread === true };
+      onClose?.(unread);
+    };
     const chunks =
       mock !== undefined
         ? mockChatChunks(mock, target.model)
         : await invokeStream(this.http, adapter, adapter.chatStream, body, target, {
             ...options,
-            onBodyClose: () => {
-              closed = true;
-              onClose?.();
-            },
+            onBodyClose: () => tell(false),
+            onUnread: () => tell(true),
           });
     const rest = chunks[Symbol.asyncIterator]();
     return {
       first: await rest.next(),
       rest,
       onClose: (listener) => {
-        if (closed) listener();
+        if (closed) listener(closed.unread);
         else onClose = listener;
       },
     };

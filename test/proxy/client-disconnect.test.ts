@@ -1,7 +1,8 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestProxy, type TestProxy } from './harness.js';
+import { eventually, MASTER_KEY, mockDeployment, startTestProxy, type TestProxy } from './harness.js';
 
 // An upstream that starts a stream, then sends nothing more, and records when its client goes away.
 function silentStreamUpstream(): Promise<{ server: Server; url: string; closed: () => number }> {
@@ -32,34 +33,35 @@ function silentStreamUpstream(): Promise<{ server: Server; url: string; closed: 
   );
 }
 
-describe('a client that goes away mid-stream', () => {
-  let t: TestProxy;
-  let upstream: Awaited<ReturnType<typeof silentStreamUpstream>>;
-  beforeAll(async () => {
-    upstream = await silentStreamUpstream();
-    t = await startTestProxy('pglite', {
-      models: () => [
-        {
-          model_name: 'gpt-4o',
-          svc_params: {
-            model: 'openai/gpt-4o',
-            api_base: `${upstream.url}/v1`,
-            api_key: 'sk-up-0000',
-            stream_timeout: 30,
-          },
-          model_info: { id: 'silent' },
+let t: TestProxy;
+let upstream: Awaited<ReturnType<typeof silentStreamUpstream>>;
+beforeAll(async () => {
+  upstream = await silentStreamUpstream();
+  t = await startTestProxy('pglite', {
+    models: (mock) => [
+      {
+        model_name: 'gpt-4o',
+        svc_params: {
+          model: 'openai/gpt-4o',
+          api_base: `${upstream.url}/v1`,
+          api_key: 'sk-up-0000',
+          stream_timeout: 30,
         },
-      ],
-      // the upstream is read on after the client leaves, for the answer's usage: briefly here
-      general_settings: { disconnect_read_timeout: 0.05 },
-    });
+        model_info: { id: 'silent' },
+      },
+      mockDeployment(mock, 'one-slot', 'one-slot', { max_parallel_requests: 1, stream_timeout: 0.5 }),
+    ],
+    // the upstream is read on after the client leaves, for the answer's usage: briefly here
+    general_settings: { disconnect_read_timeout: 0.05 },
   });
-  afterAll(async () => {
-    await t.close();
-    upstream.server.closeAllConnections();
-    upstream.server.close();
-  });
+});
+afterAll(async () => {
+  await t.close();
+  upstream.server.closeAllConnections();
+  upstream.server.close();
+});
 
+describe('a client that goes away mid-stream', () => {
   it('cancels the upstream request once it has read on for disconnect_read_timeout, and logs the call as closed by the client', async () => {
     const controller = new AbortController();
     const res = await fetch(`${t.url}/v1/chat/completions`, {
@@ -85,5 +87,53 @@ describe('a client that goes away mid-stream', () => {
         usage_estimated: true,
       });
     }, 10_000); // the first counted answer loads the tokenizer
+  });
+});
+
+const SSE = { 'content-type': 'text/event-stream' };
+
+/** About 6 MB of answer, in 100 kB chunks: more than the sockets between the proxy and a client buffer. */
+function bigStream(): string[] {
+  const frame = (delta: object, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const text = frame({ content: 'x'.repeat(100_000) }, null);
+  return [...Array.from({ length: 60 }, () => text), frame({}, 'stop'), 'data: [DONE]\n\n'];
+}
+
+/**
+ * Asks for a stream on a raw socket, waits for its first bytes, then stops reading: the proxy's writes
+ * fill the socket's buffers and it stops pulling the stream (backpressure).
+ */
+async function streamNobodyReads(url: string, model: string) {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }], stream: true });
+  socket.write(
+    `POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${MASTER_KEY}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  const [first] = (await once(socket, 'data')) as [Buffer];
+  socket.pause();
+  return { head: first.toString('latin1'), socket };
+}
+
+describe('a client that stops reading mid-stream', () => {
+  it("gives the deployment's slot back after stream_timeout, counting nothing against it", async () => {
+    t.mock.setBehavior('/one-slot', { raw: { headers: SSE, body: bigStream() } });
+    const { head, socket } = await streamNobodyReads(t.url, 'one-slot');
+    expect(head).toMatch(/^HTTP\/1.1 200/);
+    t.mock.setBehavior('/one-slot', { content: 'served' });
+    const res = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...t.admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'one-slot', messages: [{ role: 'user', content: 'hi' }], timeout: 5 }),
+    });
+    socket.destroy();
+    expect(res.status).toBe(200);
+    expect(t.proxy.router.getDeployments().find((d) => d.model_id === 'one-slot')).toMatchObject({
+      state: 'ok',
+      failures_this_minute: 0,
+    });
   });
 });

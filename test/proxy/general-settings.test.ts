@@ -13,7 +13,7 @@ describe('general_settings', () => {
       max_request_body_mb: 10,
       key_cache_ttl: 10,
       spend_flush_interval: 0.5,
-      drain_timeout: 30,
+      drain_timeout: 25,
       disconnect_read_timeout: 5,
       disconnect_read_max_kb: 256,
       log_level: 'info',
@@ -28,7 +28,7 @@ describe('general_settings', () => {
       maxRequestBodyBytes: 10 * 1024 * 1024,
       keyCacheTtlMs: 10_000,
       spendFlushIntervalMs: 500,
-      drainTimeoutMs: 30_000,
+      drainTimeoutMs: 25_000,
       disconnectRead: { timeoutMs: 5000, maxBytes: 256 * 1024 },
     });
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RateLimitError } from '../../src/index.js';
+import { RateLimitError, TimeoutError } from '../../src/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { ask, deployment, recordingRouter } from './helpers.js';
+import { ask, deployment, recordingRouter, sleep } from './helpers.js';
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -81,6 +81,79 @@ describe('max_parallel_requests', () => {
       // drain
     }
     expect((await ask(router))._hidden_params.model_id).toBe('a');
+    await router.close();
+  });
+});
+
+describe('a stream its caller stops reading', () => {
+  // a long answer on a deployment with one slot; the caller reads one chunk and then nothing
+  const unreadStream = async (settings: Record<string, unknown> = {}) => {
+    // about 2,000 chunks 5 ms apart: the upstream streams for 10 s unless the stream is closed
+    mock.setBehavior('/a', { content: 'w '.repeat(6000), stream: { chunkDelayMs: 5 } });
+    const recorded = recordingRouter([deployment(mock, 'a', { max_parallel_requests: 1 })], {
+      stream_timeout: 0.5,
+      ...settings,
+    });
+    const stream = (await ask(recorded.router, 'gpt-4o', {
+      stream: true,
+    })) as unknown as AsyncIterable<unknown>;
+    const reader = stream[Symbol.asyncIterator]();
+    await reader.next();
+    return { ...recorded, reader };
+  };
+
+  it('gives its slot back after stream_timeout: the next call on a one-slot deployment is served', async () => {
+    const { router, reader } = await unreadStream();
+    const started = performance.now();
+    const next = await ask(router, 'gpt-4o', { timeout: 2 });
+    expect(next._hidden_params.model_id).toBe('a');
+    expect(performance.now() - started).toBeLessThan(1500);
+    await reader.return?.();
+    await router.close();
+  });
+
+  it('counts nothing against the deployment: no failure, no cooldown', async () => {
+    const { router, reader, cooldowns } = await unreadStream({ allowed_fails: 0 });
+    await ask(router, 'gpt-4o', { timeout: 2 });
+    await reader.next().catch(() => undefined);
+    expect(router.getDeployments()[0]).toMatchObject({ state: 'ok', failures_this_minute: 0, in_flight: 0 });
+    expect(cooldowns).toEqual([]);
+    await router.close();
+  });
+
+  it('aborts its upstream request', async () => {
+    const { router, reader } = await unreadStream();
+    await ask(router, 'gpt-4o', { timeout: 2 });
+    for (let i = 0; i < 150 && mock.inFlight > 0; i++) await sleep(20);
+    expect(mock.inFlight).toBe(0);
+    await reader.return?.();
+    await router.close();
+  });
+
+  it('tells the caller who comes back why it was closed', async () => {
+    const { router, reader } = await unreadStream();
+    await ask(router, 'gpt-4o', { timeout: 2 });
+    const error = await reader.next().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toBe(
+      'openai/gpt-4o stream timed out: not read for stream_timeout (0.5 s) since the previous chunk',
+    );
+    await router.close();
+  });
+
+  it('still counts an upstream that stalls while the caller waits', async () => {
+    mock.setBehavior('/a', { stream: { stallAfter: 2 } });
+    const { router } = recordingRouter([deployment(mock, 'a', { max_parallel_requests: 1 })], {
+      stream_timeout: 0.5,
+    });
+    const stream = (await ask(router, 'gpt-4o', { stream: true })) as unknown as AsyncIterable<unknown>;
+    const error = await (async () => {
+      for await (const _ of stream) {
+        // read as fast as it comes
+      }
+    })().catch((e: unknown) => e);
+    expect((error as Error).message).toContain('no event for stream_timeout (0.5 s) after the previous one');
+    expect(router.getDeployments()[0]).toMatchObject({ failures_this_minute: 1, in_flight: 0 });
     await router.close();
   });
 });

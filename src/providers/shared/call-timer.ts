@@ -68,7 +68,7 @@ const NEVER = Number.POSITIVE_INFINITY;
 const limit = (ms: number | undefined): number => (ms !== undefined && ms > 0 ? ms : NEVER);
 
 /** Which deadline fired, for the message. */
-type Deadline = 'gap' | 'firstToken' | 'total';
+type Deadline = 'gap' | 'unread' | 'firstToken' | 'total';
 
 /**
  * A call's deadlines on one Node timer, aborting the request on time (undici's own headers/body
@@ -79,6 +79,11 @@ type Deadline = 'gap' | 'firstToken' | 'total';
  * restarted by every complete event) runs from the request's start, as do `first_token_timeout` and
  * `stream_total_timeout`. Restarting costs a clock read, not a timer operation: the timer is armed for
  * the nearest deadline and, when it fires early because an event moved that deadline, armed again.
+ *
+ * A stream's gap is the upstream's only while the caller waits for a chunk: from the moment a chunk
+ * is handed over (`delivered`) until the caller asks for the next (`reading`), the upstream cannot be
+ * blamed (nobody reads its bytes), and `stream_timeout` instead bounds the caller's pause: past it the
+ * stream is closed, and `onUnread` is told (a deadline that fires during a pause is the caller's).
  */
 export class CallTimer {
   readonly #handle = new AbortHandle();
@@ -91,6 +96,10 @@ export class CallTimer {
   #firstTokenMs: number;
   #lastEvent: number;
   #events = false;
+  /** Whether the caller is waiting for the next chunk (else it holds one: see `delivered`). */
+  #reading = true;
+  #deliveredAt = 0;
+  readonly #onUnread: Listener | undefined;
   // a plain call's one deadline sits on the router's shared queue; a stream's moving ones on a timer
   #timer: NodeJS.Timeout | undefined;
   #deadline: QueuedDeadline | undefined;
@@ -103,8 +112,10 @@ export class CallTimer {
     totalMs: number | undefined,
     caller: AbortSignal | undefined,
     deadlines: DeadlineQueue | undefined,
+    onUnread?: Listener,
   ) {
     this.#stream = stream;
+    this.#onUnread = onUnread;
     this.#gapMs = limit(gapMs);
     this.#firstTokenMs = limit(firstTokenMs);
     this.#totalMs = limit(totalMs);
@@ -136,7 +147,11 @@ export class CallTimer {
     return new CallTimer(false, timeoutMs, undefined, undefined, caller, deadlines);
   }
 
-  /** A stream's timer: `stream_timeout` between events, `first_token_timeout`, `stream_total_timeout`. */
+  /**
+   * A stream's timer: `stream_timeout` between events, `first_token_timeout`, `stream_total_timeout`.
+   * `onUnread` is told when a deadline closes the stream while the caller holds a chunk without asking
+   * for the next.
+   */
   static forStream(
     limits: {
       streamTimeoutMs: number;
@@ -144,6 +159,7 @@ export class CallTimer {
       streamTotalTimeoutMs?: number | undefined;
     },
     caller: AbortSignal | undefined,
+    onUnread?: Listener,
   ): CallTimer {
     return new CallTimer(
       true,
@@ -152,13 +168,14 @@ export class CallTimer {
       limits.streamTotalTimeoutMs,
       caller,
       undefined,
+      onUnread,
     );
   }
 
   #check = (): void => {
     const now = performance.now();
-    let at = this.#lastEvent + this.#gapMs;
-    let which: Deadline = 'gap';
+    let at = (this.#reading ? this.#lastEvent : this.#deliveredAt) + this.#gapMs;
+    let which: Deadline = this.#reading ? 'gap' : 'unread';
     const firstToken = this.#start + this.#firstTokenMs;
     if (firstToken <= at) {
       at = firstToken;
@@ -176,6 +193,7 @@ export class CallTimer {
 
   #expire(which: Deadline): void {
     this.#expiry = this.#describe(which);
+    if (!this.#reading) this.#onUnread?.();
     // a stream nobody reads never reaches clear(): the caller's signal must not keep our listener
     if (this.#onCallerAbort) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
     this.#handle.abort(new Error(this.#expiry));
@@ -185,6 +203,8 @@ export class CallTimer {
     if (which === 'firstToken')
       return `no first token within first_token_timeout (${seconds(this.#firstTokenMs)})`;
     if (which === 'total') return `not finished within stream_total_timeout (${seconds(this.#totalMs)})`;
+    if (which === 'unread')
+      return `not read for stream_timeout (${seconds(this.#gapMs)}) since the previous chunk`;
     if (!this.#stream) return `no answer within timeout (${seconds(this.#gapMs)})`;
     return this.#events
       ? `no event for stream_timeout (${seconds(this.#gapMs)}) after the previous one`
@@ -210,6 +230,17 @@ export class CallTimer {
   /** The first content chunk arrived: `first_token_timeout` no longer applies. */
   firstToken(): void {
     this.#firstTokenMs = NEVER;
+  }
+
+  /** A chunk went to the caller: until it asks for the next, `stream_timeout` bounds its pause. */
+  delivered(): void {
+    this.#reading = false;
+    this.#deliveredAt = performance.now();
+  }
+
+  /** The caller asks for the next chunk: the upstream's gap applies again. */
+  reading(): void {
+    this.#reading = true;
   }
 
   clear(): void {

@@ -240,11 +240,30 @@ async function* limited(body: Body, limit: number, target: ProviderTarget): Asyn
   }
 }
 
+/** Yields chunks already in hand, timing the caller's pause after each (see `CallTimer.delivered`). */
+function* handOver<Chunk>(chunks: readonly Chunk[], timer: CallTimer): Generator<Chunk> {
+  for (const chunk of chunks) {
+    timer.delivered();
+    yield chunk;
+    resumed(timer);
+  }
+}
+
+/**
+ * The caller asks for the next chunk. A deadline that fired during its pause closed the stream:
+ * chunks already parsed are not handed out after that, the failure is.
+ */
+function resumed(timer: CallTimer): void {
+  timer.reading();
+  if (timer.expiry !== undefined) throw new Error(timer.expiry);
+}
+
 /**
  * The chunks with the call's guards: chunks before the first content chunk (a role-only opener) are
  * held back and yielded with it, so a stream that never produces content fails before its first
  * chunk, where the router can still fail over; the first content chunk ends `first_token_timeout`; a
  * failure becomes a contract error; the timer and the socket are released however the stream ends.
+ * The time the caller holds a chunk is its own: `stream_timeout` then bounds its pause, not the upstream.
  */
 async function* guardStream<Chunk extends ChatCompletionChunk>(
   chunks: AsyncIterable<Chunk>,
@@ -265,12 +284,14 @@ async function* guardStream<Chunk extends ChatCompletionChunk>(
         }
         answering = true;
         timer.firstToken();
-        if (held) yield* held;
+        if (held) yield* handOver(held, timer);
         held = undefined;
       }
+      timer.delivered();
       yield chunk;
+      resumed(timer);
     }
-    if (held) yield* held;
+    if (held) yield* handOver(held, timer);
   } catch (err) {
     const failure = failureOf(err, timer, options, target, 'stream');
     throw failure as RouterError;
@@ -302,7 +323,7 @@ export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
 ): Promise<AsyncIterable<Chunk>> {
   const built = buildWire(operation, request, target, options);
   const wire = isPromise(built) ? await built : built;
-  const timer = CallTimer.forStream(options, options.signal);
+  const timer = CallTimer.forStream(options, options.signal, options.onUnread);
   let response: Dispatcher.ResponseData;
   try {
     response = await send(http, wire, timer, options.streamTimeoutMs);

@@ -89,6 +89,11 @@ export interface CallOptions {
    * deadline), so a stream nobody reads still frees what it holds.
    */
   onBodyClose?: (() => void) | undefined;
+  /**
+   * A streaming call: told when it is closed because its caller held a chunk for `stream_timeout`
+   * without asking for the next (the caller's pause, not the upstream's fault).
+   */
+  onUnread?: (() => void) | undefined;
   /** Told of what a call skipped without failing (a malformed stream event). */
   onWarning?: ((warning: CallWarning) => void) | undefined;
   /**

@@ -38,7 +38,8 @@ export const generalSettingsSchema = z.strictObject({
   max_request_body_mb: z.number().positive().max(1024).default(10),
   key_cache_ttl: seconds(3600).default(10),
   spend_flush_interval: z.number().positive().max(60).default(0.5),
-  drain_timeout: seconds(3600).default(30),
+  /** Seconds a shutdown waits for calls in flight; under Kubernetes' default 30 s grace period. */
+  drain_timeout: seconds(3600).default(25),
   /** After a client leaves a stream, the upstream is read on this long for the answer's usage. */
   disconnect_read_timeout: seconds(300).default(DEFAULT_DISCONNECT_READ.timeoutMs / 1000),
   /** ... and for at most this many KiB of the answer's events. */

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
-  connection: 'keep-alive',
+  // no `connection` header: Node says keep-alive, or `close` for a stream that starts while draining
   // proxies in front (nginx) must not buffer a stream
   'x-accel-buffering': 'no',
 };

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/proxy/db/open-database.js';
 import { querySpendLogs } from '../../../src/proxy/db/spend-repo.js';
@@ -60,8 +61,9 @@ general_settings: { master_key: ${MASTER_KEY}, spend_flush_interval: 5${db} }
     await onSecond.stop();
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
-    expect(onFirst.served.length).toBeGreaterThan(10);
-    expect(onSecond.served.length).toBeGreaterThan(10);
+    // how many is the machine's pace (a loaded CI runner serves fewer); that each is logged is the point
+    expect(onFirst.served.length).toBeGreaterThan(0);
+    expect(onSecond.served.length).toBeGreaterThan(0);
     const db = await openDatabase({ url: POSTGRES_URL, schema: schemas.at(-1) });
     try {
       const logged = new Set((await querySpendLogs(db, { limit: 10_000 })).map((r) => r.call_id));
@@ -71,18 +73,39 @@ general_settings: { master_key: ${MASTER_KEY}, spend_flush_interval: 5${db} }
     }
   }, 60_000);
 
-  it('serves with --workers 2 and exits 0 on SIGTERM', async () => {
+  it('serves with --workers 2 and, on SIGTERM, exits 0 as soon as the call in flight ends', async () => {
     const config = await configFile();
     const cluster = runCli(['--config', config, '--port', '0', '--workers', '2']);
     const url = await listeningUrl(cluster);
     expect(cluster.output()).toContain('(2 workers)');
+    // keep-alive connections (fetch's pool) left idle on both workers
     const traffic = load(url, MASTER_KEY, 4);
     await new Promise((r) => setTimeout(r, 300));
     await traffic.stop();
-    expect(traffic.served.length).toBeGreaterThan(4);
-    cluster.child.kill('SIGTERM');
-    expect(await cluster.exited).toBe(0);
-    expect(cluster.output().match(/: stopped/g)).toHaveLength(2);
+    expect(traffic.served.length).toBeGreaterThan(0);
+    mock.setBehavior('/east', { content: 'ok', delayMs: 400 });
+    const client = new Client(url, { keepAliveTimeout: 60_000 });
+    try {
+      const answer = client.request({
+        path: '/v1/chat/completions',
+        method: 'POST',
+        headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      while (mock.inFlight === 0) await new Promise((r) => setTimeout(r, 10));
+      cluster.child.kill('SIGTERM');
+      const res = await answer;
+      await res.body.text();
+      const answeredAt = performance.now();
+      expect([res.statusCode, res.headers.connection]).toEqual([200, 'close']);
+      expect(await cluster.exited).toBe(0);
+      // drain_timeout is 25 s: waiting for the keep-alive connections would show as that
+      expect(performance.now() - answeredAt).toBeLessThan(5000);
+      expect(cluster.output().match(/: stopped/g)).toHaveLength(2);
+    } finally {
+      mock.setBehavior('/east', { content: 'ok', delayMs: 40 });
+      await client.destroy();
+    }
   }, 60_000);
 
   it('restarts a worker that died and keeps serving', async () => {

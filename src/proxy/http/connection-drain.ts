@@ -1,0 +1,56 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * The answers a server has under way, so that a shutdown can close every keep-alive connection as soon
+ * as it carries no answer: once `start()` is called, an answer whose headers are still to be sent says
+ * `connection: close` (Node then closes the connection after it), a connection whose answer already
+ * went out as keep-alive (a stream) is closed when that answer ends, and idle connections are closed at
+ * once. Without it, a keep-alive client holds its connection, and so the shutdown, until it times out.
+ */
+export class ConnectionDrain {
+  readonly #server: Server;
+  readonly #answering = new Set<ServerResponse>();
+  /** Answers under way per connection: more than one only when a client pipelines its requests. */
+  readonly #perSocket = new Map<Socket, number>();
+  #draining = false;
+
+  constructor(server: Server) {
+    this.#server = server;
+    server.on('request', this.#onRequest);
+  }
+
+  /** Closes idle connections now and every other one as soon as its answers are out. */
+  start(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    for (const res of this.#answering) lastOnConnection(res);
+    this.#server.closeIdleConnections();
+  }
+
+  #onRequest = (_req: IncomingMessage, res: ServerResponse): void => {
+    const socket = res.socket;
+    if (!socket) return;
+    this.#answering.add(res);
+    this.#perSocket.set(socket, (this.#perSocket.get(socket) ?? 0) + 1);
+    if (this.#draining) lastOnConnection(res);
+    res.once('close', () => this.#answered(res, socket));
+  };
+
+  #answered(res: ServerResponse, socket: Socket): void {
+    this.#answering.delete(res);
+    const left = (this.#perSocket.get(socket) ?? 1) - 1;
+    if (left > 0) {
+      this.#perSocket.set(socket, left);
+      return;
+    }
+    this.#perSocket.delete(socket);
+    // after `close`, every byte of the answer is with the operating system: ending sends them first
+    if (this.#draining && !socket.destroyed) socket.destroySoon();
+  }
+}
+
+/** Makes an answer the last on its connection: `connection: close` when its headers are still to go. */
+function lastOnConnection(res: ServerResponse): void {
+  if (!res.headersSent) res.shouldKeepAlive = false;
+}

@@ -100,7 +100,7 @@ function unknownType(type: unknown): string {
   const name = typeof type === 'string' ? type : '';
   const equivalent = name ? litellmEquivalent(name) : undefined;
   const shown = typeof type === 'string' ? `\`${type}\`` : `a ${typeof type}`;
-  const hint = equivalent ? `; for ${name} use ${equivalent}` : didYouMean(name, DESTINATION_TYPES);
+  const hint = didYouMean(name, DESTINATION_TYPES) || (equivalent ? `; for ${name} use ${equivalent}` : '');
   return `unknown callback type ${shown}${hint}; expected one of ${DESTINATION_TYPES.join(', ')}`;
 }
 

@@ -5,6 +5,7 @@ import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { JwtAuthDeps } from '../jwt/types.js';
+import { type CallRecords, DEFAULT_CLOSE_DEADLINE_MS } from '../records/call-records.js';
 import { Router } from '../router/router.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import { RedisStore } from '../stores/redis-store.js';
@@ -35,6 +36,7 @@ import { createProxyLogger, routerLogger } from './observability/proxy-logger.js
 import { createProxyMetrics } from './observability/proxy-metrics.js';
 import { requestTracing } from './observability/request-tracing.js';
 import type { ProxyContext, ReadinessCheck } from './proxy-context.js';
+import { proxyCallRecords, spendSink } from './spend/proxy-records.js';
 import { SpendWriter } from './spend/spend-writer.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -74,7 +76,8 @@ export interface RunningProxy {
   router: Router;
   /**
    * Stops accepting, lets calls in flight finish (up to `drain_timeout`), writes every pending spend
-   * row, and releases the database, the store and the router's connections.
+   * row and sends pending call records (up to 5 s), and releases the database, the store and the
+   * router's connections.
    */
   close(): Promise<void>;
 }
@@ -108,8 +111,11 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const otel = settings.otlpEndpoint
     ? await startOtlpTracing({ endpoint: settings.otlpEndpoint, serviceName: settings.otelServiceName })
     : undefined;
-  const store = storeFor(loaded.routerSettings, loaded.env);
-  const router = new Router(loaded.modelList, loaded.routerSettings, {
+  // call records are the proxy's (from spend rows, which know the key and team), not the router's
+  const { callbacks, ...routerSettings } = loaded.routerSettings;
+  const records = proxyCallRecords(callbacks, loaded.env, options.log ?? ((message) => logger.warn(message)));
+  const store = storeFor(routerSettings, loaded.env);
+  const router = new Router(loaded.modelList, routerSettings, {
     env: loaded.env,
     store,
     logger: routerLogger(logger.child({ component: 'router' })),
@@ -132,9 +138,16 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       identities: directory,
       logger,
       otel,
+      records,
     });
   } catch (error) {
-    await Promise.allSettled([db?.close(), router.close(), store.close?.(), otel?.shutdown()]);
+    await Promise.allSettled([
+      db?.close(),
+      router.close(),
+      store.close?.(),
+      otel?.shutdown(),
+      records.close({ deadlineMs: 0 }),
+    ]);
     throw error;
   }
 }
@@ -150,8 +163,10 @@ async function serve(
     identities: CachedJwtDirectory;
     logger: PinoLogger;
     otel: OtlpTracing | undefined;
+    records: CallRecords;
   },
 ): Promise<RunningProxy> {
+  const { records } = options;
   const now = Date.now;
   const spend = new SpendWriter(db, {
     flushIntervalMs: settings.spendFlushIntervalMs,
@@ -209,7 +224,7 @@ async function serve(
       budgets: new BudgetGate(),
       limits: new RateLimits(store, now),
       teams,
-      sink: (row) => spend.add(row),
+      sink: spendSink((row) => spend.add(row), records),
       now,
     }),
     readiness,
@@ -219,7 +234,11 @@ async function serve(
     version,
     observability: {
       log: options.logger,
-      metrics: createProxyMetrics({ router, spendStats: () => spend.stats() }),
+      metrics: createProxyMetrics({
+        router,
+        spendStats: () => spend.stats(),
+        recordStats: () => records.stats(),
+      }),
       metricsPublic: settings.metricsPublic,
       tracing: requestTracing(trace.getTracer('@svc/router/proxy')),
     },
@@ -241,7 +260,10 @@ async function serve(
       closing ??= (async () => {
         await drain(app, settings.drainTimeoutMs);
         await sync.close();
-        const { unwritten } = await spend.close({ deadlineMs: settings.drainTimeoutMs });
+        const [{ unwritten }] = await Promise.all([
+          spend.close({ deadlineMs: settings.drainTimeoutMs }),
+          records.close({ deadlineMs: Math.min(settings.drainTimeoutMs, DEFAULT_CLOSE_DEADLINE_MS) }),
+        ]);
         if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
         await Promise.allSettled([router.close(), store.close?.()]);
         await db.close();

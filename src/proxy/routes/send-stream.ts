@@ -39,7 +39,7 @@ export async function sendStream(
   const usage: { last?: Usage } = {};
   const clientGone = () => signal.aborted || raw.destroyed;
   try {
-    for await (const frame of format.frames(tapUsage(stream, usage))) {
+    for await (const frame of format.frames(tapUsage(stream, usage, ledger))) {
       if (!(await writeFrame(raw, frame))) break;
     }
     if (clientGone()) {
@@ -60,8 +60,10 @@ export async function sendStream(
 async function* tapUsage(
   stream: AsyncIterable<ChatCompletionChunk>,
   usage: { last?: Usage },
+  ledger: CallLedger,
 ): AsyncGenerator<ChatCompletionChunk> {
   for await (const chunk of stream) {
+    ledger.firstChunk();
     if (chunk.usage) usage.last = chunk.usage;
     yield chunk;
   }

@@ -1,3 +1,6 @@
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../src/config/config-file.js';
@@ -133,5 +136,31 @@ describe('LiteLLM callback settings in a config file', () => {
       { env: {} },
     );
     expect(loaded.routerSettings.callbacks).toEqual([{ type: 'webhook', url: 'https://hooks.example' }]);
+  });
+});
+
+describe('callbacks across updateSettings', () => {
+  it('keeps a destination that is still listed (its queue and counts) and drops one that is not', async () => {
+    const file = join(tmpdir(), `svc-records-update-${process.pid}.jsonl`);
+    const sent: string[] = [];
+    const mine = { type: 'mine', send: async () => void sent.push('batch') };
+    const router = new Router(MODELS, {
+      callbacks: [mine, { type: 'file', path: file }],
+    });
+    await router.acompletion({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+      mock_response: 'ok',
+    });
+    router.updateSettings({ num_retries: 1 });
+    expect(router.metrics().call_records.map((s) => s.pending)).toEqual([1, 1]);
+    router.updateSettings({ callbacks: [mine] });
+    expect(router.metrics().call_records).toEqual([
+      { destination: 'mine', delivered: 0, dropped: 0, failed: 0, retries: 0, pending: 1 },
+    ]);
+    await router.close();
+    expect(sent).toEqual(['batch']);
+    expect((await readFile(file, 'utf8')).split('\n')).toHaveLength(2); // the retired one sent its record
+    await rm(file, { force: true });
   });
 });

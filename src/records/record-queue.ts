@@ -201,15 +201,32 @@ export class RecordQueue {
 
   /** One send, bounded by the timeout (and by close): a destination that ignores its signal is left behind. */
   #sendOnce(batch: readonly CallRecord[]): Promise<void> {
-    const signal = AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#stop.signal]);
-    let onAbort = (): void => undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
+    // a controller per send rather than AbortSignal.any over the long-lived stop signal, which some
+    // Node versions keep alive per composite signal
+    const controller = new AbortController();
+    const stop = this.#stop.signal;
+    let fail: (reason: unknown) => void = () => undefined;
+    const failed = new Promise<never>((_, reject) => {
+      fail = reject;
     });
+    const cut = (reason: unknown) => {
+      controller.abort(reason);
+      fail(reason);
+    };
+    const onStop = () => cut(stop.reason);
+    const timer = setTimeout(
+      () => cut(new DOMException('the send timed out', 'TimeoutError')),
+      this.#timeoutMs,
+    );
+    timer.unref();
+    if (stop.aborted) onStop();
+    else stop.addEventListener('abort', onStop, { once: true });
     // a send that throws before returning its promise fails like one that rejects
-    const sent = new Promise<void>((resolve) => resolve(this.#destination.send(batch, signal)));
-    return Promise.race([sent, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+    const sent = new Promise<void>((resolve) => resolve(this.#destination.send(batch, controller.signal)));
+    return Promise.race([sent, failed]).finally(() => {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', onStop);
+    });
   }
 
   /** Reports the first problem of an outage; later ones are counted in the stats only. */

@@ -4,6 +4,7 @@
  */
 
 export type { CallbackKwargs, LoggedSvcParams, LoggerCallback } from './callbacks/logger-callback.js';
+export type { CallbackSettingInput, DestinationEntryInput } from './config/callback-setting.js';
 export { ConfigError } from './config/config-error.js';
 export type { ResolvedSettings, RouterSettings } from './config/settings-schema.js';
 export { lookupModelPrice, type ModelPrice } from './cost/lookup.js';
@@ -21,6 +22,9 @@ export type {
   ReasoningRequest,
   StreamOperation,
 } from './providers/shared/provider-adapter.js';
+export type { CallRecord } from './records/call-record.js';
+export { DeliveryError, type RecordDestination } from './records/destination.js';
+export type { DeliveryStats } from './records/record-queue.js';
 export { ChatCompletionStream } from './router/chat-stream.js';
 export type { DeploymentHealth } from './router/deployment-health.js';
 export type { ModelGroupInfo } from './router/model-group-info.js';

@@ -22,7 +22,8 @@ function reasonOf(error: unknown, signal: AbortSignal): string {
 
 /**
  * POSTs one JSON body to the webhook and reads the answer away. Never throws: a failure comes back as
- * a result, so the flush loop decides what to keep. `signal` bounds the whole exchange.
+ * a result, so the flush loop decides what to keep. `signal` bounds the whole exchange. `headers` are
+ * sent besides `content-type` (an `Authorization`, say).
  */
 export async function postWebhook(
   dispatcher: Dispatcher,
@@ -30,12 +31,13 @@ export async function postWebhook(
   body: string,
   signal: AbortSignal,
   timeoutMs: number,
+  headers: Readonly<Record<string, string>> = {},
 ): Promise<WebhookResult> {
   try {
     const res = await request(url, {
       dispatcher,
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...headers, 'content-type': 'application/json' },
       body,
       signal,
       headersTimeout: timeoutMs,

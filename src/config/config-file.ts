@@ -4,6 +4,7 @@ import { createProviderRegistry } from '../providers/registry.js';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import type { DeploymentConfig } from '../types/index.js';
 import { buildDeployments } from './build-deployments.js';
+import { withFilePathsFrom } from './callback-setting.js';
 import { ConfigError } from './config-error.js';
 import { didYouMean } from './did-you-mean.js';
 import { parseSettings } from './parse-settings.js';
@@ -76,6 +77,11 @@ export function loadConfigFile<G extends z.ZodType = z.ZodType<Record<string, un
     fromSvc = svcSettingsAsRouterSettings(svcSettings, env);
   });
   const routerSettings = withCostMapPath({ ...fromSvc, ...router } as RouterSettings, dir);
+  if (routerSettings.callbacks !== undefined)
+    routerSettings.callbacks = withFilePathsFrom(
+      dir,
+      routerSettings.callbacks,
+    ) as RouterSettings['callbacks'];
   let defaults: Record<string, unknown> = {};
   collect(problems, 'router_settings', () => {
     defaults = parseSettings(routerSettings, env).default_svc_params as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { defineMaskedInspect } from '../callbacks/mask-key.js';
 import { redisUrlWithoutPassword } from '../stores/redis-options.js';
+import { isLiveCallback } from './callback-setting.js';
 import { parseWithEnv } from './parse-with-env.js';
 import { type EnvReference, referenceAt } from './resolve-env.js';
 import {
@@ -9,13 +10,14 @@ import {
   SETTING_NAMES,
 } from './settings-schema.js';
 
-// Strategy and logger objects are the user's live objects (with state and methods), not config data:
-// they are passed on as given, never copied or searched for `os.environ/` references.
-function isLiveObject(path: readonly PropertyKey[]): boolean {
+// Strategy, logger and destination objects are the user's live objects (with state and methods), not
+// config data: they are passed on as given, never copied or searched for `os.environ/` references.
+// `callbacks` entries are data (their headers may read the environment).
+function isLiveObject(path: readonly PropertyKey[], value: unknown): boolean {
   const [first, , third] = path;
   return (
     (path.length === 1 && first === 'routing_strategy') ||
-    (path.length === 2 && first === 'callbacks') ||
+    (path.length === 2 && first === 'callbacks' && isLiveCallback(value)) ||
     (path.length === 3 && first === 'routing_groups' && third === 'routing_strategy')
   );
 }

@@ -12,7 +12,7 @@ export interface SettingsParse {
   names: readonly string[];
   env: NodeJS.ProcessEnv;
   /** Paths whose values are the caller's live objects (strategies, callbacks, functions): kept as given. */
-  keepAsIs?: (path: readonly PropertyKey[]) => boolean;
+  keepAsIs?: (path: readonly PropertyKey[], value: object) => boolean;
 }
 
 /**

@@ -35,7 +35,7 @@ export interface EnvResolution<T> {
 
 export interface ResolveOptions {
   /** Paths whose values are live objects (strategies, callbacks): kept as given, never copied or walked. */
-  keepAsIs?: (path: readonly PropertyKey[]) => boolean;
+  keepAsIs?: (path: readonly PropertyKey[], value: object) => boolean;
 }
 
 const isData = (v: object): boolean => {
@@ -77,7 +77,7 @@ export function resolveEnvReferences<T>(
       return resolved;
     }
     if (!v || typeof v !== 'object' || !(Array.isArray(v) || isData(v))) return v;
-    if (options.keepAsIs?.(path)) return v;
+    if (options.keepAsIs?.(path, v)) return v;
     if (ancestors.has(v))
       return fail(path, `${pathOf(prefix, path)}: refers to itself (a cycle); config must be a tree`);
     if (path.length >= MAX_CONFIG_DEPTH)

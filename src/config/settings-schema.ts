@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { portProblem, redisUrlProblem } from '../stores/redis-options.js';
 import { namespaceProblem } from '../stores/store-keys.js';
+import { callbackSetting } from './callback-setting.js';
 import { didYouMean } from './did-you-mean.js';
+import { httpUrl } from './http-url.js';
 import { svcParamsSchema } from './model-list-schema.js';
 import { positiveSeconds, seconds } from './time-bounds.js';
 
@@ -61,23 +63,6 @@ const checkedString = (problemOf: (value: string) => string | undefined) =>
     const problem = problemOf(ctx.value);
     if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
   });
-// the value is never echoed: a chat webhook's path is its secret
-const webhookUrl = z.string().refine(
-  (value) => {
-    try {
-      const { protocol } = new URL(value);
-      return protocol === 'http:' || protocol === 'https:';
-    } catch {
-      return false;
-    }
-  },
-  { message: 'expected an http:// or https:// URL' },
-);
-
-const loggerCallback = z.custom<object>((v) => hasFunction(v, 'logSuccessEvent', 'logFailureEvent'), {
-  message: 'expected an object with logSuccessEvent() and/or logFailureEvent()',
-});
-
 /** Router settings (CONTRACT 2.2): the same keys as a config file's `router_settings`. Times are seconds. */
 export const routerSettingsSchema = z.strictObject({
   routing_strategy: routingStrategy.default('simple-shuffle'),
@@ -177,12 +162,16 @@ export const routerSettingsSchema = z.strictObject({
       /** A call slower than this (seconds) raises `slow_response`. @default 300 */
       alerting_threshold: seconds.optional(),
       /** Where alert batches are POSTed as `{ "text": ... }`. */
-      webhook_url: webhookUrl.optional(),
+      webhook_url: httpUrl.optional(),
       /** Seconds between deliveries to the webhook. @default 5 */
       flush_interval: positiveSeconds.optional(),
     })
     .optional(),
-  callbacks: z.array(loggerCallback).default([]),
+  /**
+   * Logger objects, destination objects, and entries `{ type: "otlp" | "webhook" | "file", ... }` that
+   * receive one record per call, batched off the call path (docs/call-records.md).
+   */
+  callbacks: z.array(callbackSetting).default([]),
   /**
    * A JSON or YAML file of prices and model facts over the catalog's, keyed by model id with or without
    * its provider prefix, in LiteLLM's field names (`input_cost_per_token`, `output_cost_per_token`,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { didYouMean } from './did-you-mean.js';
+import { litellmCallbacksMessage } from './litellm-callbacks.js';
 import { parseWithEnv } from './parse-with-env.js';
 import { routerSettingsSchema, SETTING_NAMES } from './settings-schema.js';
 
@@ -23,6 +24,7 @@ export const SVC_SETTINGS_TO_ROUTER = {
   content_policy_fallbacks: 'content_policy_fallbacks',
   cache: 'cache_responses',
   cache_params: 'cache_kwargs',
+  callbacks: 'callbacks',
 } as const satisfies Record<string, keyof typeof router>;
 
 export type SvcSettingName = keyof typeof SVC_SETTINGS_TO_ROUTER;
@@ -31,12 +33,11 @@ export type SvcSettingName = keyof typeof SVC_SETTINGS_TO_ROUTER;
 export const SVC_SETTING_NAMES = Object.keys(SVC_SETTINGS_TO_ROUTER) as readonly SvcSettingName[];
 
 const CALLBACKS =
-  'LiteLLM integrations named by string are not built in: give logger objects as the router setting `callbacks` from code';
+  'LiteLLM integrations are not built in: send call records with `callbacks` entries ({ type: "otlp" | "webhook" | "file", ... }, docs/call-records.md)';
 const NO_COUNTERPART = 'LiteLLM has this setting; svc-router has nothing it could set';
 
 /** LiteLLM settings that mean nothing here: refused with the reason rather than silently ignored. */
 export const UNSUPPORTED_SVC_SETTINGS: Readonly<Record<string, string>> = {
-  callbacks: CALLBACKS,
   success_callback: CALLBACKS,
   failure_callback: CALLBACKS,
   service_callback: CALLBACKS,
@@ -89,9 +90,13 @@ const svcSettingsSchema = z.strictObject({
   cache_params: cacheParamsSchema.optional(),
 });
 
+// LiteLLM's lists of integration names: refused with the `callbacks` entries that do the same
+const NAMED_CALLBACKS = new Set(['success_callback', 'failure_callback']);
+
 /** Why a key `svc_settings` does not take is refused, unprefixed (the caller adds `svc_settings`). */
-function refusal(key: string): string | undefined {
+function refusal(key: string, value: unknown): string | undefined {
   if ((SVC_SETTING_NAMES as readonly string[]).includes(key)) return undefined;
+  if (NAMED_CALLBACKS.has(key)) return `${key}: not supported: ${litellmCallbacksMessage(value)}`;
   if (UNSUPPORTED_SVC_SETTINGS[key]) return `${key}: not supported: ${UNSUPPORTED_SVC_SETTINGS[key]}`;
   if (SETTING_NAMES.includes(key)) return `${key}: a router setting; put it under router_settings`;
   const hint =
@@ -113,7 +118,7 @@ export function svcSettingsAsRouterSettings(
   const problems: string[] = [];
   const known: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(svc)) {
-    const refused = refusal(key);
+    const refused = refusal(key, value);
     if (refused) problems.push(refused);
     else known[key] = value;
   }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { loadConfigFile } from '../config/config-file.js';
 import type { JwtAuthDeps } from '../jwt/types.js';
+import { type CallRecords, DEFAULT_CLOSE_DEADLINE_MS } from '../records/call-records.js';
 import { Router } from '../router/router.js';
 import { createAuthenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
@@ -34,6 +35,7 @@ import { createProxyMetrics } from './observability/proxy-metrics.js';
 import { requestTracing } from './observability/request-tracing.js';
 import type { ProxyContext, ReadinessCheck } from './proxy-context.js';
 import { OpenCalls } from './spend/open-calls.js';
+import { proxyCallRecords, spendSink } from './spend/proxy-records.js';
 import { SpendWriter } from './spend/spend-writer.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -73,8 +75,9 @@ export interface RunningProxy {
   router: Router;
   /**
    * Stops accepting, lets calls in flight finish (up to `drain_timeout`; keep-alive connections close
-   * as soon as their answers are out), writes every pending spend row, and releases the database, the
-   * store and the router's connections. Resolves as soon as that is done, whatever idle clients hold.
+   * as soon as their answers are out), writes every pending spend row and sends pending call records
+   * (up to 5 s), and releases the database, the store and the router's connections. Resolves as soon as
+   * that is done, whatever idle clients hold.
    */
   close(): Promise<void>;
 }
@@ -108,8 +111,11 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const otel = settings.otlpEndpoint
     ? await startOtlpTracing({ endpoint: settings.otlpEndpoint, serviceName: settings.otelServiceName })
     : undefined;
-  const stores = proxyStores(loaded.routerSettings, loaded.env);
-  const router = new Router(loaded.modelList, loaded.routerSettings, {
+  // call records are the proxy's (from spend rows, which know the key and team), not the router's
+  const { callbacks, ...routerSettings } = loaded.routerSettings;
+  const records = proxyCallRecords(callbacks, loaded.env, options.log ?? ((message) => logger.warn(message)));
+  const stores = proxyStores(routerSettings, loaded.env);
+  const router = new Router(loaded.modelList, routerSettings, {
     env: loaded.env,
     store: stores.shared,
     logger: routerLogger(logger.child({ component: 'router' })),
@@ -133,9 +139,16 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       identities: directory,
       logger,
       otel,
+      records,
     });
   } catch (error) {
-    await Promise.allSettled([db?.close(), router.close(), stores.shared.close?.(), otel?.shutdown()]);
+    await Promise.allSettled([
+      db?.close(),
+      router.close(),
+      stores.shared.close?.(),
+      otel?.shutdown(),
+      records.close({ deadlineMs: 0 }),
+    ]);
     throw error;
   }
 }
@@ -151,8 +164,10 @@ async function serve(
     identities: CachedJwtDirectory;
     logger: PinoLogger;
     otel: OtlpTracing | undefined;
+    records: CallRecords;
   },
 ): Promise<RunningProxy> {
+  const { records } = options;
   const now = Date.now;
   const spend = new SpendWriter(db, {
     flushIntervalMs: settings.spendFlushIntervalMs,
@@ -211,7 +226,7 @@ async function serve(
         budgets: new BudgetGate(),
         limits: new RateLimits(stores.limits, now),
         teams,
-        sink: calls.sinking((row) => spend.add(row)),
+        sink: calls.sinking(spendSink((row) => spend.add(row), records)),
         now,
       }),
     ),
@@ -223,7 +238,11 @@ async function serve(
     version,
     observability: {
       log: options.logger,
-      metrics: createProxyMetrics({ router, spendStats: () => spend.stats() }),
+      metrics: createProxyMetrics({
+        router,
+        spendStats: () => spend.stats(),
+        recordStats: () => records.stats(),
+      }),
       metricsPublic: settings.metricsPublic,
       tracing: requestTracing(trace.getTracer('@svc/router/proxy')),
     },
@@ -247,9 +266,10 @@ async function serve(
         const startedAt = Date.now();
         await drainCalls(app, connections, calls, settings.drainTimeoutMs);
         await sync.close();
-        const { unwritten } = await spend.close({
-          deadlineMs: flushDeadlineMs(startedAt, settings.drainTimeoutMs, Date.now()),
-        });
+        const [{ unwritten }] = await Promise.all([
+          spend.close({ deadlineMs: flushDeadlineMs(startedAt, settings.drainTimeoutMs, Date.now()) }),
+          records.close({ deadlineMs: Math.min(settings.drainTimeoutMs, DEFAULT_CLOSE_DEADLINE_MS) }),
+        ]);
         if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
         await Promise.allSettled([router.close(), stores.shared.close?.()]);
         await db.close();

@@ -1,5 +1,6 @@
 import { hasMinuteLimits } from '../checks/minute-limits.js';
 import { buildDeployments } from '../config/build-deployments.js';
+import { destinationsOf } from '../config/callback-setting.js';
 import { checkFallbackNames } from '../config/check-fallbacks.js';
 import { checkMirrorNames } from '../config/check-mirrors.js';
 import { ConfigError } from '../config/config-error.js';
@@ -28,6 +29,7 @@ import { type MirrorRule, mirrorLayer } from './layers/mirror.js';
 import { mockFaultsLayer } from './layers/mock-faults.js';
 import { preCallChecksLayer } from './layers/pre-call-checks.js';
 import { pricedOnlyLayer } from './layers/priced-only.js';
+import { recordsLayer } from './layers/records.js';
 import { retryLayer } from './layers/retry.js';
 import { selectLayer } from './layers/select.js';
 import { tiersLayer } from './layers/tiers.js';
@@ -301,6 +303,9 @@ export function buildRouterConfig(
   }
   // outermost: the call's span covers mirroring, the cache and every attempt
   outerLayers.unshift(traceLayer({ tracer: runtime.tracer, now: runtime.now }));
+  // outermost of all: one record per call, whatever happened inside
+  if (destinationsOf(settings.callbacks).length > 0)
+    outerLayers.unshift(recordsLayer({ records: runtime.records, now: runtime.now }));
   const lean = compose([...outerLayers, ...groupLayers, ...callLayers], unreachable);
   const withFallbacks = compose([...outerLayers, fallbacks, ...groupLayers, ...callLayers], unreachable);
   const configured =

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { EventEmitter } from 'eventemitter3';
 import { requestedRegion } from '../checks/region.js';
+import { destinationsOf, loggersOf } from '../config/callback-setting.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
@@ -132,7 +133,9 @@ export class Router extends EventEmitter<RouterEvents> {
       throw new ConfigError('router settings', [
         'redis_*, cache_kwargs.namespace: the store is built once, with the router; create a new Router to change it',
       ]);
-    this.#runtime.observer.setCallbacks(config.settings.callbacks as never);
+    const { callbacks } = config.settings;
+    this.#runtime.observer.setCallbacks(loggersOf(callbacks));
+    this.#runtime.records.configure(destinationsOf(callbacks));
     return config;
   }
 
@@ -206,7 +209,10 @@ export class Router extends EventEmitter<RouterEvents> {
       const endpoint = registry.byId(e.model_info.id);
       return endpoint ? [endpoint.deployment] : [];
     });
-    return this.#runtime.metrics.snapshot(configured, (id) => this.#runtime.limiter.inFlight(id));
+    return {
+      ...this.#runtime.metrics.snapshot(configured, (id) => this.#runtime.limiter.inFlight(id)),
+      call_records: this.#runtime.records.stats(),
+    };
   }
 
   /** A chat completion, or with `stream: true` an async iterable of chunks. */

@@ -13,6 +13,7 @@ import { createProviderRegistry, type ProviderRegistry } from '../providers/regi
 import { HttpClient } from '../providers/shared/http-client.js';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import { createProviderRuntime, type OwnedProviderRuntime } from '../providers/shared/provider-runtime.js';
+import { CallRecords } from '../records/call-records.js';
 import { DeadlineQueue } from '../shared/deadline-queue.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { RedisStoreOptions } from '../stores/redis-options.js';
@@ -116,6 +117,8 @@ export class RouterRuntime {
   /** Requests and tokens per deployment per minute, in the store (`rpm`/`tpm` limits, usage strategies). */
   readonly usage: UsageCounters;
   readonly observer: CallObserver;
+  /** The `callbacks` destinations' queues (none until configured). */
+  readonly records: CallRecords;
   /** Adapters by provider and prefix. */
   readonly adapters: ProviderRegistry;
   /** The adapters' per-router state (auth caches, fetched secrets). */
@@ -151,6 +154,7 @@ export class RouterRuntime {
     this.executor = new Executor(this.http);
     this.runs = executorRuns(this.executor);
     this.observer = new CallObserver(emitter, []);
+    this.records = new CallRecords((message) => this.#current?.().logger.warn(message));
     this.#alerter = new Alerter({
       settings: () => this.#current?.().settings.alerting_config,
       logger: () => this.#current?.().logger ?? silentLogger,
@@ -357,9 +361,12 @@ export class RouterRuntime {
       this.#alerter.raise(alert, [call.endpoint?.target.apiKey, ...(call.endpoint?.target.secrets ?? [])]);
   }
 
-  /** Delivers pending alerts (bounded), then releases every connection pool, cache and the store (when the router made it). */
+  /**
+   * Delivers pending alerts and call records (bounded), then releases every connection pool, cache and
+   * the store (when the router made it).
+   */
   async close(ownsStore: boolean): Promise<void> {
-    await this.#alerter.close();
+    await Promise.all([this.#alerter.close(), this.records.close()]);
     this.providers.close();
     this.deadlines.close();
     this.#strategies.clear();

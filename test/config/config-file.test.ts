@@ -275,10 +275,12 @@ describe('loadConfigFile: svc_settings', () => {
     ]);
   });
 
-  it('refuses string callbacks, saying how loggers are given', () => {
+  it('refuses LiteLLM callback names, showing the equivalent callbacks entry', () => {
     const problems = problemsOf(() => load({ svc_settings: { success_callback: ['langfuse'] } }));
     expect(problems).toEqual([expect.stringMatching(/^svc_settings\.success_callback: not supported: /)]);
-    expect(problems[0]).toContain('router setting `callbacks`');
+    expect(problems[0]).toContain(
+      'callbacks: [{ type: "otlp", endpoint: "https://cloud.langfuse.com/api/public/otel/v1/traces"',
+    );
   });
 });
 

@@ -53,6 +53,7 @@ export async function startTestProxy(
   options: {
     models?: (mock: MockProvider) => DeploymentConfig[];
     router_settings?: Record<string, unknown>;
+    svc_settings?: Record<string, unknown>;
     general_settings?: Record<string, unknown>;
     environment_variables?: Record<string, string>;
     /** The environment the proxy reads. @default {} */
@@ -70,6 +71,7 @@ export async function startTestProxy(
   const config = {
     model_list: (options.models ?? ((m) => [mockDeployment(m, 'east')]))(mock),
     router_settings: options.router_settings ?? {},
+    ...(options.svc_settings && { svc_settings: options.svc_settings }),
     general_settings: {
       master_key: MASTER_KEY,
       data_dir: dataDir,

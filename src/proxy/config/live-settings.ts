@@ -14,7 +14,7 @@ export const FIXED_AT_START: readonly string[] = [
   'max_connections_per_origin',
 ];
 
-/** Live objects (strategies, loggers) that a JSON body cannot carry and a table cannot keep. */
+/** Logger objects (which a JSON body cannot carry) and call-record destinations (read at start). */
 const CODE_ONLY = ['callbacks'];
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -48,7 +48,10 @@ export function liveUpdateProblems(
         `${key}: cannot change while running (read once, at start); restart the proxy to change it`,
       );
   for (const key of CODE_ONLY)
-    if (key in update) problems.push(`${key}: logger objects are set in code, not through /config/update`);
+    if (key in update)
+      problems.push(
+        `${key}: call-record destinations are read from the config file at start (restart the proxy to change them), logger objects are set in code; not through /config/update`,
+      );
   if ('cache_kwargs' in update) {
     const given = isPlainObject(update.cache_kwargs) ? update.cache_kwargs.namespace : undefined;
     if (given !== current.cache_kwargs?.namespace)

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DeliveryStats } from '../../records/record-queue.js';
 import type { RouterMetricsSnapshot } from '../../router/observability/router-metrics.js';
 import type { Router } from '../../router/router.js';
 import type { SuccessEvent } from '../../router/router-events.js';
@@ -21,6 +22,8 @@ export interface ProxyMetrics {
 export interface ProxyMetricsSources {
   router: Router;
   spendStats(): SpendStats;
+  /** The `callbacks` destinations' delivery counts, in config order. @default none */
+  recordStats?(): DeliveryStats[];
 }
 
 type Row = RouterMetricsSnapshot['deployments'][number];
@@ -143,6 +146,36 @@ function routerSeries(registry: Registry, read: Read, spendStats: () => SpendSta
   });
 }
 
+/** Call records per `callbacks` destination (`destination`: its type, `index`: its place in the list). */
+function recordSeries(registry: Registry, stats: () => DeliveryStats[]): void {
+  const each = (name: string, help: string, value: (s: DeliveryStats) => number) =>
+    snapshotCounter(registry, name, help, ['destination', 'index'], (add) => {
+      for (const [i, s] of stats().entries()) add({ destination: s.destination, index: String(i) }, value(s));
+    });
+  each('svc_call_records_delivered_total', 'Call records the destination accepted.', (s) => s.delivered);
+  each(
+    'svc_call_records_dropped_total',
+    'Call records dropped unsent: the queue was full (max_queue_size) or shutdown ran out of time.',
+    (s) => s.dropped,
+  );
+  each(
+    'svc_call_records_failed_total',
+    'Call records of batches given up after their retries.',
+    (s) => s.failed,
+  );
+  new Gauge({
+    name: 'svc_call_records_pending',
+    help: 'Call records waiting or being sent.',
+    labelNames: ['destination', 'index'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [i, s] of stats().entries())
+        this.set({ destination: s.destination, index: String(i) }, s.pending);
+    },
+  });
+}
+
 /** Latency and time to first token of successful upstream attempts, fed by `success` events. */
 function latencySeries(registry: Registry, router: Router): void {
   const latency = new Histogram({
@@ -199,6 +232,7 @@ export function createProxyMetrics(sources: ProxyMetricsSources): ProxyMetrics {
   const read = () => snapshot;
   deploymentSeries(registry, read);
   routerSeries(registry, read, sources.spendStats);
+  recordSeries(registry, sources.recordStats ?? (() => []));
   latencySeries(registry, sources.router);
   const observeHttp = httpSeries(registry);
   return {

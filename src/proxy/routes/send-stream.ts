@@ -61,7 +61,7 @@ export async function sendStream(
   const readOn = new ReadOn(abort, call.disconnectRead);
   let end: AnswerEnd = CLIENT_CLOSED;
   try {
-    for await (const frame of format.frames(answer.tap(stream, clientHere))) {
+    for await (const frame of format.frames(answer.tap(stream, clientHere, () => call.ledger.firstChunk()))) {
       if (clientHere() && (await writeFrame(raw, frame))) continue;
       if (!readOn.more(Buffer.byteLength(frame))) break;
     }

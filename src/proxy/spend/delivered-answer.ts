@@ -15,15 +15,17 @@ export class DeliveredAnswer {
   usage: Usage | undefined;
 
   /**
-   * Passes `chunks` through, noting the usage and the delivered text. A chunk counts as delivered when
-   * the next one is asked for while `delivering()` holds: the reader asks only once it has written the
-   * chunk's events.
+   * Passes `chunks` through, noting the usage and the delivered text, and telling `arrived` of each
+   * chunk (the ledger's time to first token). A chunk counts as delivered when the next one is asked for
+   * while `delivering()` holds: the reader asks only once it has written the chunk's events.
    */
   async *tap(
     chunks: AsyncIterable<ChatCompletionChunk>,
     delivering: () => boolean,
+    arrived?: () => void,
   ): AsyncGenerator<ChatCompletionChunk> {
     for await (const chunk of chunks) {
+      arrived?.();
       if (chunk.usage) this.usage = chunk.usage;
       const text = chunkText(chunk);
       yield chunk;

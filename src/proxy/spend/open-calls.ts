@@ -20,8 +20,8 @@ export class OpenCalls {
 
   /** `sink`, counting each row it takes as a call closed. */
   sinking(sink: SpendSink): SpendSink {
-    return (row) => {
-      sink(row);
+    return (call, row) => {
+      sink(call, row);
       if (this.#open > 0) this.#open--;
       if (this.#open === 0) this.#wake();
     };

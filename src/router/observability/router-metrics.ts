@@ -1,3 +1,4 @@
+import type { DeliveryStats } from '../../records/record-queue.js';
 import type { Deployment } from '../../types/index.js';
 import type { AttemptOutcome } from '../outcomes.js';
 import { errorType, statusClass } from './gen-ai.js';
@@ -43,6 +44,11 @@ export interface RouterMetricsSnapshot {
   hedges: Array<{ model_group: string; count: number }>;
   /** Failed operations on the shared store (Redis). */
   store_errors: number;
+  /**
+   * Each `callbacks` destination's delivery counts, in order: records delivered, dropped (queue full)
+   * and failed (given up after retries), retries, and records pending.
+   */
+  call_records: DeliveryStats[];
 }
 
 /**
@@ -146,7 +152,10 @@ export class RouterMetrics {
   }
 
   /** The counts as plain data, with a zero entry for every configured deployment not called yet. */
-  snapshot(configured: readonly Deployment[], inFlight: (id: string) => number): RouterMetricsSnapshot {
+  snapshot(
+    configured: readonly Deployment[],
+    inFlight: (id: string) => number,
+  ): Omit<RouterMetricsSnapshot, 'call_records'> {
     for (const d of configured) this.#counters(d.id, d.modelName, d.provider);
     const deployments = [...this.#byId.values()].map(
       (c): DeploymentMetrics => ({

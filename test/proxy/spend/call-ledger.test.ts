@@ -53,7 +53,7 @@ async function ledgerOf(
       owners: [owner],
       reservations: [reservation],
       limits,
-      sink: (row) => rows.push(row),
+      sink: (_call, row) => rows.push(row),
       now: () => 2_000,
     },
     {

@@ -1,0 +1,36 @@
+import type { CallRecords } from '../../records/call-records.js';
+import type { Call, Handler, Layer } from '../call.js';
+import { failedRecord, settledRecord } from '../observability/router-record.js';
+
+export interface RecordsDeps {
+  records: CallRecords;
+  now(): number;
+}
+
+/**
+ * One call record per call (`callbacks` destinations): made when the call settles (for streams: when
+ * the stream ends) or fails, and handed to the destinations' queues, which send it later. Outermost,
+ * so a call's record covers its fallbacks, hedges and cache hit.
+ */
+export function recordsLayer(deps: RecordsDeps): Layer {
+  const { records, now } = deps;
+  return (next: Handler) =>
+    <T>(call: Call<T>) =>
+      next(call).then(
+        (routed) => {
+          const settle = routed.settle;
+          let recorded = false;
+          routed.settle = (s) => {
+            settle(s);
+            if (recorded) return;
+            recorded = true;
+            records.add(settledRecord(call, routed, s, now()));
+          };
+          return routed;
+        },
+        (error: unknown) => {
+          records.add(failedRecord(call, error, now()));
+          throw error;
+        },
+      );
+}

@@ -2,6 +2,7 @@ import type { Migration } from '../migrate.js';
 import { initial } from './001-initial.js';
 import { partialSpendIndexes } from './002-partial-spend-indexes.js';
 import { spendPriced } from './004-spend-priced.js';
+import { responses } from './005-responses.js';
 
 /** Every migration, oldest first. A new one is a new file `NNN-name.ts` appended here; never edit one applied. */
-export const migrations: readonly Migration[] = [initial, partialSpendIndexes, spendPriced];
+export const migrations: readonly Migration[] = [initial, partialSpendIndexes, spendPriced, responses];

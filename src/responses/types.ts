@@ -81,6 +81,7 @@ export interface ReasoningItem {
 /** One item of a request's `input`. */
 export type InputItem = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem;
 
+/** Where an item is: still streaming, whole, or cut short. */
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
 /** A function tool, in the Responses shape (flat, not nested under `function`). */
@@ -92,6 +93,7 @@ export interface ResponsesFunctionTool {
   strict?: boolean | null;
 }
 
+/** Which tools the model may (or must) call: as chat's `tool_choice`, a function named flat. */
 export type ResponsesToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: string };
 
 /** `text.format`: plain text, any JSON object, or JSON matching a schema. */
@@ -191,6 +193,7 @@ export interface ResponseUsage {
   total_tokens: number;
 }
 
+/** Where a response is: streaming, whole, cut (`incomplete_details` says why) or failed (`error`). */
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
 
 /** The Response object (`object: "response"`), as answered, streamed and stored. */

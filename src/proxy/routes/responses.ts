@@ -54,7 +54,6 @@ async function ownedResponse(ctx: ProxyContext, caller: Caller, id: string): Pro
 function storer(ctx: ProxyContext, caller: Caller, input: readonly InputItem[], log: FastifyBaseLogger) {
   const owner = responseOwner(caller);
   return async (response: ResponseObject): Promise<void> => {
-    if (response.status === 'failed') return;
     try {
       await insertResponse(ctx.db, {
         ...owner,

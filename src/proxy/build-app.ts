@@ -17,6 +17,7 @@ import { registerMetricsRoute } from './routes/metrics.js';
 import { registerModelCallRoutes } from './routes/model-calls.js';
 import { registerModelInfoRoutes } from './routes/model-info.js';
 import { registerOrganizationRoutes } from './routes/organizations.js';
+import { registerResponsesRoutes } from './routes/responses.js';
 import { registerSpendRoutes } from './routes/spend.js';
 import { registerTeamRoutes } from './routes/teams.js';
 import { registerUiRoutes } from './routes/ui.js';
@@ -68,6 +69,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerModelInfoRoutes(app, ctx);
   registerModelCallRoutes(app, ctx);
   registerMessagesRoute(app, ctx);
+  registerResponsesRoutes(app, ctx);
   registerKeyRoutes(app, ctx);
   registerSpendRoutes(app, ctx);
   registerTeamRoutes(app, ctx);

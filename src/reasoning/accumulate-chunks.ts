@@ -34,7 +34,7 @@ const newChoice = (): ChoiceState => ({
  * Adds a streamed thinking block piece: text pieces extend the open thinking block; a signature closes
  * it; a piece after a signed block (or a redacted block) starts a new one.
  */
-function addBlock(blocks: AnyThinkingBlock[], piece: AnyThinkingBlock): void {
+export function addThinkingPiece(blocks: AnyThinkingBlock[], piece: AnyThinkingBlock): void {
   const last = blocks.at(-1);
   if (piece.type === 'redacted_thinking') {
     blocks.push({ ...piece });
@@ -96,7 +96,7 @@ function addDelta(state: ChoiceState, delta: ChunkDelta): void {
   if (delta.role) state.role = true;
   if (typeof delta.content === 'string') state.content.push(delta.content);
   if (typeof delta.reasoning_content === 'string') state.reasoning.push(delta.reasoning_content);
-  if (delta.thinking_blocks) for (const piece of delta.thinking_blocks) addBlock(state.blocks, piece);
+  if (delta.thinking_blocks) for (const piece of delta.thinking_blocks) addThinkingPiece(state.blocks, piece);
   if (delta.tool_calls) addToolCalls(state.tools, delta.tool_calls);
   if (delta.provider_specific_fields) state.extra = mergeExtra(state.extra, delta.provider_specific_fields);
 }

@@ -30,6 +30,7 @@ describe.each(engines)('migrate ($name)', (engine) => {
       'svc_jwt_key_mappings',
       'svc_keys',
       'svc_organizations',
+      'svc_responses',
       'svc_schema_migrations',
       'svc_settings',
       'svc_spend_logs',

@@ -3,6 +3,13 @@ import { initial } from './001-initial.js';
 import { partialSpendIndexes } from './002-partial-spend-indexes.js';
 import { spendTraceId } from './003-spend-trace-id.js';
 import { spendPriced } from './004-spend-priced.js';
+import { responses } from './005-responses.js';
 
 /** Every migration, oldest first. A new one is a new file `NNN-name.ts` appended here; never edit one applied. */
-export const migrations: readonly Migration[] = [initial, partialSpendIndexes, spendTraceId, spendPriced];
+export const migrations: readonly Migration[] = [
+  initial,
+  partialSpendIndexes,
+  spendTraceId,
+  spendPriced,
+  responses,
+];

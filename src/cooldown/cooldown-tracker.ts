@@ -20,8 +20,6 @@ export interface CooldownSubject {
   cooldownMs: number;
   /** Whether its calls have somewhere else to go (a peer, or fallbacks); if not, it is never cooled. */
   coolable: boolean;
-  /** The failure is a timeout under the request's own `timeout`, shorter than the deployment's. */
-  callerTimeout?: boolean;
 }
 
 /** The settings the tracker applies; they come with each failure, so a settings change applies at once. */
@@ -189,7 +187,7 @@ export class CooldownTracker {
     if (!kind) return false;
     const counts = this.#window.failure(subject.id, kind, now);
     if (settings.disabled || subject.cooldownMs <= 0 || !subject.coolable) return false;
-    if (!shouldCool(error, kind, counts, settings.policy, subject.callerTimeout)) return false;
+    if (!shouldCool(error, kind, counts, settings.policy)) return false;
     this.#cool(subject, error, now);
     return true;
   }

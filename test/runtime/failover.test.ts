@@ -278,19 +278,56 @@ describe('a timeout under the caller’s own shorter timeout', () => {
     expect(health.map((d) => d.state)).toEqual(['ok', 'ok']);
     expect(health[0]!.failures_this_minute).toBe(1);
   });
+});
 
-  it('still cools at once on a timeout under the deployment’s own limit', async () => {
+describe('a timeout the router enforces (CONTRACT 6.2)', () => {
+  it('counts once against allowed_fails without cooling, and cools only past allowed_fails', async () => {
     mock.setBehavior('/a', { fault: 'hang' });
     const router = new Router(
       [deployment(mock, 'a'), deployment(mock, 'b')],
-      { timeout: 0.1 },
-      {
-        random: firstChoice,
-      },
+      { timeout: 0.1, allowed_fails: 1 },
+      { random: firstChoice },
     );
-    await router.acompletion({ model: 'gpt-4o', messages: USER });
-    const health = router.getDeployments();
+    const cooldowns: number[] = [];
+    router.on('cooldown', (e) => cooldowns.push(e.status));
+    const first = (await ask(router))._hidden_params.model_id;
+    const afterOne = router.getDeployments()[0]!;
+    const second = (await ask(router))._hidden_params.model_id;
+    const afterTwo = router.getDeployments()[0]!;
     await router.close();
-    expect(health[0]!.state).toBe('cooling');
+    expect([first, second]).toEqual(['b', 'b']);
+    expect([afterOne.state, afterOne.failures_this_minute]).toEqual(['ok', 1]);
+    expect([afterTwo.state, afterTwo.failures_this_minute]).toEqual(['cooling', 2]);
+    expect(cooldowns).toEqual([408]);
+  });
+
+  it('never cools the last healthy deployment of a group for one slow answer', async () => {
+    mock.setBehavior('/a', { delayMs: 150 });
+    const router = new Router([deployment(mock, 'a'), deployment(mock, 'f', {}, 'backup')], {
+      timeout: 0.05,
+      fallbacks: [{ 'gpt-4o': ['backup'] }],
+    });
+    await ask(router); // a is too slow once: served by the fallback
+    mock.setBehavior('/a', {});
+    const next = (await ask(router))._hidden_params.model_id;
+    await router.close();
+    expect(next).toBe('a');
+  });
+
+  it('still cools at once on an upstream 408', async () => {
+    mock.setBehavior('/a', { status: 408 });
+    const router = new Router(
+      [deployment(mock, 'a'), deployment(mock, 'b')],
+      { allowed_fails: 3 },
+      { random: firstChoice },
+    );
+    const cooldowns: number[] = [];
+    router.on('cooldown', (e) => cooldowns.push(e.status));
+    const served = (await ask(router))._hidden_params.model_id;
+    const health = router.getDeployments()[0]!;
+    await router.close();
+    expect(served).toBe('b');
+    expect(health.state).toBe('cooling');
+    expect(cooldowns).toEqual([408]);
   });
 });

@@ -47,12 +47,26 @@ export interface Call<T> {
   admits: Admits | undefined;
   /** The strategy choosing in the current group. */
   strategy: RoutingStrategy | undefined;
-  /** Set by the retry layer: wait this long first if the next pick is this same deployment. */
-  backoff: { id: string; waitMs: number; error: RouterError } | undefined;
+  /** Set by the retry layer: how long to wait before trying a deployment again. */
+  backoff: Backoff | undefined;
   /** The endpoint chosen for the current attempt. */
   endpoint: Endpoint | undefined;
   /** The call's span, set by the trace layer when an OpenTelemetry SDK records it. */
   trace: CallTrace | undefined;
+}
+
+/** A wait the retry layer planned before a deployment that just failed is tried again. */
+export interface Backoff {
+  id: string;
+  waitMs: number;
+  /** The failure it follows: what the call fails with when the wait cannot fit its deadline. */
+  error: RouterError;
+  /**
+   * The deployment is cooling for a 429's `retry-after` and nothing else can take the call: when no
+   * candidate is left, wait for it rather than fail (CONTRACT 6.2). Otherwise the wait applies only when
+   * the next pick is this same deployment.
+   */
+  cooling?: boolean;
 }
 
 /** How an attempt that produced a result ended, told once (for streams: when the stream ends). */

@@ -282,6 +282,7 @@ export class RouterRuntime {
           group: o.group.name,
           cooldownMs: o.endpoint.cooldownMs,
           coolable: o.group.coolable,
+          peers: o.group.ids,
         };
         tracker.failure(subject, o.error!, at, current().cooldown);
       }

@@ -104,6 +104,61 @@ describe('a one-deployment group with a fallback', () => {
   });
 });
 
+describe('a short retry-after on the last deployment (CONTRACT 6.2)', () => {
+  const group = () => [deployment(mock, 'a'), deployment(mock, 'f', {}, 'backup')];
+  const settings = { fallbacks: [{ 'gpt-4o': ['backup'] }], timeout: 2 };
+
+  it('is waited out and the same deployment retried, the fallback unused', async () => {
+    mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after-ms': '100' } });
+    const router = new Router(group(), settings);
+    const fallbacks: string[] = [];
+    router.on('fallback', (e) => fallbacks.push(e.to));
+    const start = performance.now();
+    const res = await ask(router);
+    const ms = performance.now() - start;
+    await router.close();
+    expect(res._hidden_params).toMatchObject({ model_id: 'a', attempts: 2 });
+    expect(ms).toBeGreaterThanOrEqual(95);
+    expect(fallbacks).toEqual([]);
+    expect(mock.hits('/f/')).toBe(0);
+  });
+
+  it('keeps the deployment cooled for the retry-after, so other calls skip to the fallback meanwhile', async () => {
+    mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after-ms': '150' } });
+    const router = new Router(group(), settings);
+    const cooled = new Promise<number>((resolve) => router.once('cooldown', (e) => resolve(e.cooldown_time)));
+    const waiting = ask(router);
+    const cooldownTime = await cooled;
+    const meanwhile = (await ask(router))._hidden_params.model_id;
+    const waited = (await waiting)._hidden_params.model_id;
+    await router.close();
+    expect([waited, meanwhile]).toEqual(['a', 'f']);
+    expect(cooldownTime).toBe(0.15);
+    expect(mock.hits('/a/')).toBe(2);
+  });
+
+  it('goes to the fallback at once when the retry-after is longer than the call has left', async () => {
+    mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after': '3' } });
+    const router = new Router(group(), settings);
+    const start = performance.now();
+    const served = (await ask(router))._hidden_params.model_id;
+    const ms = performance.now() - start;
+    await router.close();
+    expect(served).toBe('f');
+    expect(ms).toBeLessThan(1000);
+    expect(mock.hits('/a/')).toBe(1);
+  });
+
+  it('goes to the fallback at once without a retry left (num_retries: 0)', async () => {
+    mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after-ms': '100' } });
+    const router = new Router(group(), { ...settings, num_retries: 0 });
+    const served = (await ask(router))._hidden_params.model_id;
+    await router.close();
+    expect(served).toBe('f');
+    expect(mock.hits('/a/')).toBe(1);
+  });
+});
+
 describe('every wait fits in the call’s timeout', () => {
   it('fails a rate limit at once with its retryAfterMs when retry-after is longer than the timeout', async () => {
     mock.setBehavior('/a', { status: 429, headers: { 'retry-after': '10' } });
@@ -302,11 +357,13 @@ describe('a timeout the router enforces (CONTRACT 6.2)', () => {
   });
 
   it('never cools the last healthy deployment of a group for one slow answer', async () => {
-    mock.setBehavior('/a', { delayMs: 150 });
-    const router = new Router([deployment(mock, 'a'), deployment(mock, 'f', {}, 'backup')], {
-      timeout: 0.05,
-      fallbacks: [{ 'gpt-4o': ['backup'] }],
-    });
+    mock.setBehavior('/a', { delayMs: 300 });
+    const router = new Router(
+      [deployment(mock, 'a', { timeout: 0.05 }), deployment(mock, 'f', {}, 'backup')],
+      {
+        fallbacks: [{ 'gpt-4o': ['backup'] }],
+      },
+    );
     await ask(router); // a is too slow once: served by the fallback
     mock.setBehavior('/a', {});
     const next = (await ask(router))._hidden_params.model_id;

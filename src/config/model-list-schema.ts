@@ -100,6 +100,7 @@ export const modelInfoSchema = z.looseObject({
   id: z.string().min(1).optional(),
   base_model: z.string().optional(),
   supports_reasoning: z.boolean().optional(),
+  supports_assistant_prefill: z.boolean().optional(),
   mode: z.string().optional(),
   input_cost_per_token: z.number().nonnegative().optional(),
   output_cost_per_token: z.number().nonnegative().optional(),

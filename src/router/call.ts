@@ -1,5 +1,5 @@
 import type { CacheKind } from '../cache/cache-key.js';
-import type { RouterError } from '../errors/router-error.js';
+import { RouterError } from '../errors/router-error.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { Endpoint, ModelGroup, Tier, Usage } from '../types/index.js';
 import type { CallTrace } from './observability/call-trace.js';
@@ -38,6 +38,13 @@ export interface Call<T> {
   excluded: Set<string> | undefined;
   /** Deployments that timed out this call: never tried again by it. */
   timedOut: Set<string> | undefined;
+  /**
+   * The endpoints this call may use at all, in every group it tries; unset: any. A stream's
+   * continuation (`stream_resume`) may use only those that support assistant prefill.
+   */
+  readonly eligible?: Admits | undefined;
+  /** This call continues a broken stream (`stream_resume`): its fallbacks are told as part of that. */
+  readonly resumed?: boolean;
   /** This copy of the call races an earlier attempt (`hedge_after`): its attempts are hedges. */
   readonly hedge: boolean;
   /** The group being tried (the requested one, then fallbacks). */
@@ -116,4 +123,11 @@ export function compose(layers: readonly Layer[], end: Handler): Handler {
   let handler = end;
   for (let i = layers.length - 1; i >= 0; i--) handler = layers[i]!(handler);
   return handler;
+}
+
+/** The call's final error, given the failures before it as `attempts` (when it has none yet). */
+export function withAttempts(call: Call<unknown>, err: unknown): unknown {
+  if (RouterError.isInstance(err) && err.attempts.length === 0)
+    err.attempts = call.failures.filter((f) => f !== err);
+  return err;
 }

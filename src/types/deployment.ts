@@ -94,6 +94,11 @@ export interface ModelInfo {
   id?: string;
   base_model?: string;
   supports_reasoning?: boolean;
+  /**
+   * Whether it continues a trailing assistant message (assistant prefill), over the cost map's
+   * `supportsAssistantPrefill`: where `stream_resume` may continue a broken stream.
+   */
+  supports_assistant_prefill?: boolean;
   mode?: 'chat' | 'embedding' | 'completion' | 'image_generation' | string;
   /** Dollars per prompt token, over the cost map (`svc_params.input_cost_per_token` wins over it). */
   input_cost_per_token?: number;

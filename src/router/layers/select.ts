@@ -84,6 +84,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
         admits: call.admits,
         excluded: call.excluded,
         timedOut: call.timedOut,
+        eligible: call.eligible,
         strictExclusion: choice.strictExclusion,
         usage,
       },

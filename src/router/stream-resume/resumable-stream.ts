@@ -86,15 +86,20 @@ async function* resumingChunks(
   try {
     // the first chunk is the caller's already: the first attempt's stream repeats it
     for (let skip = 1; ; skip = 0) {
-      const failure = yield* relay(source, skip, joining, answer, part.endpoint, call.signal);
-      if (!failure) break;
-      if (parts.length >= deps.maxResumes || !answer.continuable(failure)) throw failure;
-      broken.add(part.endpoint.deployment.id);
+      const broke = yield* relay(source, skip, joining, answer, call.signal);
+      if (!broke) break;
+      // a stream that ended cleanly without its finish still ends so when it is not continued
+      const ended = broke === 'ended';
+      const failure = ended ? truncation(part.endpoint) : broke;
+      const next =
+        parts.length < deps.maxResumes && answer.continuable(failure)
+          ? await continuation(answer, part.endpoint, broken, call, deps)
+          : undefined;
+      if (!next) {
+        if (ended) break;
+        throw failure;
+      }
       parts.push(closePart(part, answer, joining));
-      // counting starts now: the tokenizer loads while the continuation streams (its usage needs it)
-      const given = textTokens(answer.reasoning + answer.text).catch(() => 0);
-      const next = await openContinuation(answer, part.endpoint, broken, given, call, deps);
-      if (!next) throw failure;
       await source.return?.();
       source = next.opened.stream[Symbol.asyncIterator]();
       joining = new ContinuationChunks(answer, next.skipWhitespace);
@@ -114,17 +119,16 @@ async function* resumingChunks(
 
 /**
  * Passes one attempt's chunks on (from the `skip`th, made part of the stream by `joining` when it is
- * a continuation), recording them. Returns what broke it: its error, or a truncation when it ended
- * without a finish; undefined when the answer finished.
+ * a continuation), recording them. Returns what broke it: its error, or `ended` when it ended without
+ * a finish; undefined when the answer finished.
  */
 async function* relay(
   source: AsyncIterator<ChatCompletionChunk>,
   skip: number,
   joining: ContinuationChunks | undefined,
   answer: DeliveredAnswer,
-  endpoint: Endpoint,
   signal: AbortSignal | undefined,
-): AsyncGenerator<ChatCompletionChunk, RouterError | undefined> {
+): AsyncGenerator<ChatCompletionChunk, RouterError | 'ended' | undefined> {
   let left = skip;
   try {
     for (let next = await source.next(); !next.done; next = await source.next()) {
@@ -141,7 +145,11 @@ async function* relay(
     if (signal?.aborted || !RouterError.isInstance(err)) throw err;
     return err;
   }
-  if (answer.finished) return undefined;
+  return answer.finished ? undefined : 'ended';
+}
+
+/** The failure of a stream that ended without its finish (its adapter let it end cleanly). */
+function truncation(endpoint: Endpoint): APIConnectionError {
   const { id } = endpoint.deployment;
   return new APIConnectionError(`the stream of ${id} ended before its finish`, { modelId: id });
 }
@@ -179,6 +187,20 @@ function describeServer(hidden: HiddenParams, endpoint: Endpoint, cost: number):
   hidden.api_base = target.apiBase ?? null;
   hidden.custom_llm_provider = deployment.provider;
   hidden.response_cost = cost;
+}
+
+/** Opens a continuation of the answer after `from` broke (see `openContinuation`). */
+function continuation(
+  answer: DeliveredAnswer,
+  from: Endpoint,
+  broken: Set<string>,
+  call: ResumedCall,
+  deps: ResumeDeps,
+): ReturnType<typeof openContinuation> {
+  broken.add(from.deployment.id);
+  // counting starts now: the tokenizer loads while the continuation streams (its usage needs it)
+  const given = textTokens(answer.reasoning + answer.text).catch(() => 0);
+  return openContinuation(answer, from, broken, given, call, deps);
 }
 
 /**

@@ -97,6 +97,21 @@ function streaming(name: string, what: string, checks: string, options: object, 
   };
 }
 
+/**
+ * `streaming`, with `stream_resume` on and a healthy deployment that supports assistant prefill: a
+ * stream that breaks after its first chunks is continued there.
+ */
+function resuming(name: string, what: string, checks: string, options: object, settings: RouterSettings) {
+  const prefill = (mock: string) => ({
+    ...openai(mock, 'good'),
+    model_info: { id: 'good', supports_assistant_prefill: true },
+  });
+  return {
+    ...streaming(name, what, checks, options, { ...settings, stream_resume: true }),
+    deployments: (mock: string) => [openai(mock, 'bad'), prefill(mock)],
+  };
+}
+
 function serviceAccount(tokenUri: string) {
   const { privateKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
@@ -191,6 +206,20 @@ export const SCENARIOS: Scenario[] = [
       'a stream whose first chunks reached the caller cannot move, so these calls are counted lost',
     { stallAfter: 3 },
     { stream_timeout: 0.6 },
+  ),
+  resuming(
+    'stall mid-stream, stream_resume',
+    'sends two content chunks, then nothing; `stream_timeout: 0.6`, `stream_resume: true`, the healthy deployment supports assistant prefill',
+    'the stalled stream is continued on the healthy deployment in the same stream: one whole answer; none lost',
+    { stallAfter: 3 },
+    { stream_timeout: 0.6 },
+  ),
+  resuming(
+    'cut mid-stream, stream_resume',
+    'cuts the connection after two content chunks; `stream_resume: true`, the healthy deployment supports assistant prefill',
+    'the cut stream is continued on the healthy deployment in the same stream: one whole answer; none lost',
+    { cutAfter: 3 },
+    {},
   ),
   streaming(
     'drip',

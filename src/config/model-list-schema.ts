@@ -102,6 +102,7 @@ export const modelInfoSchema = z.looseObject({
   id: z.string().min(1).optional(),
   base_model: z.string().optional(),
   supports_reasoning: z.boolean().optional(),
+  supports_assistant_prefill: z.boolean().optional(),
   mode: z.string().optional(),
   input_cost_per_token: z.number().nonnegative().optional(),
   output_cost_per_token: z.number().nonnegative().optional(),
@@ -109,7 +110,6 @@ export const modelInfoSchema = z.looseObject({
   cache_creation_input_token_cost: z.number().nonnegative().optional(),
   max_input_tokens: z.number().int().positive().optional(),
   allow_unpriced: z.boolean().optional(),
-  supports_assistant_prefill: z.boolean().optional(),
 });
 
 export const deploymentSchema = z.strictObject({

@@ -193,6 +193,14 @@ export const routerSettingsSchema = z.strictObject({
   first_token_timeout: positiveSeconds.optional(),
   /** Streaming calls: the whole stream, start to end (default: the larger of 1800 s and `timeout`). */
   stream_total_timeout: positiveSeconds.optional(),
+  /**
+   * A stream that breaks after text reached the caller (cut, stalled past `stream_timeout`, ended
+   * without a finish) is continued on a deployment that supports assistant prefill: its group first,
+   * then its fallbacks. See docs/resilience.md. @default false
+   */
+  stream_resume: z.boolean().default(false),
+  /** Most continuations of one stream, with `stream_resume`. @default 1 */
+  stream_resume_max: count.default(1),
   /** The largest response body read from a provider, in bytes. */
   max_response_bytes: z
     .number()

@@ -1,4 +1,4 @@
-import { ContentPolicyViolationError, RateLimitError } from '../errors/classes.js';
+import { ContentPolicyViolationError, RateLimitError, TimeoutError } from '../errors/classes.js';
 import type { RouterError } from '../errors/router-error.js';
 import type { FailureKind, MinuteCounts } from './failure-window.js';
 
@@ -21,25 +21,33 @@ export function failureKind(error: RouterError, policy: CooldownPolicy): Failure
 }
 
 /**
- * Whether a failure cools its deployment (CONTRACT 5.3): at once on 401, 404, 408 (unless the caller's
- * own shorter timeout caused it) and on 429 (unless `RateLimitErrorAllowedFails` is set, then 429s
- * beyond that number); when the minute's counted failures exceed `allowed_fails`; when more than half of
- * at least 5 calls this minute failed.
+ * A timeout the router enforced (`timeout`, `stream_timeout`, `first_token_timeout`, a caller's own
+ * `timeout`): no answer came in time, which one slow answer can cause. An upstream that answered 408
+ * said itself that it timed out.
+ */
+export function isEnforcedTimeout(error: RouterError): boolean {
+  return TimeoutError.isInstance(error) && error.upstreamStatus === undefined;
+}
+
+/**
+ * Whether a failure cools its deployment (CONTRACT 5.3, 6.2): at once on 401, 404, an upstream 408 and
+ * on 429 (unless `RateLimitErrorAllowedFails` is set, then 429s beyond that number); when the minute's
+ * counted failures exceed `allowed_fails` (a timeout the router enforced counts here, never at once:
+ * one slow answer must not cool the last healthy deployment); when more than half of at least 5 calls
+ * this minute failed.
  */
 export function shouldCool(
   error: RouterError,
   kind: FailureKind,
   counts: MinuteCounts,
   policy: CooldownPolicy,
-  callerTimeout = false,
 ): boolean {
   if (kind === 'policy') return counts.policyFails > (policy.contentPolicyAllowedFails ?? 0);
   if (kind === 'rateLimit') {
     return policy.rateLimitAllowedFails === undefined || counts.rateLimitFails > policy.rateLimitAllowedFails;
   }
-  // a timeout under the caller's own, shorter `timeout` says less about the deployment: it counts, but
-  // like any other failure, never cooling at once
-  if (error.status === 401 || error.status === 404 || (error.status === 408 && !callerTimeout)) return true;
+  const atOnce = error.status === 401 || error.status === 404 || error.status === 408;
+  if (atOnce && !isEnforcedTimeout(error)) return true;
   if (counts.fails > policy.allowedFails) return true;
   const failed = counts.fails + counts.rateLimitFails + counts.policyFails;
   return counts.calls >= 5 && failed / counts.calls > 0.5;

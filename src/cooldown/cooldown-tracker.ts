@@ -1,3 +1,5 @@
+import { RateLimitError } from '../errors/classes.js';
+import { RETRY_AFTER_CAP_MS } from '../errors/retry-after.js';
 import type { RouterError } from '../errors/router-error.js';
 import { isPromise, type MaybePromise, type Store } from '../stores/store.js';
 import { groupKey } from '../stores/store-keys.js';
@@ -20,8 +22,8 @@ export interface CooldownSubject {
   cooldownMs: number;
   /** Whether its calls have somewhere else to go (a peer, or fallbacks); if not, it is never cooled. */
   coolable: boolean;
-  /** The failure is a timeout under the request's own `timeout`, shorter than the deployment's. */
-  callerTimeout?: boolean;
+  /** The `model_id`s of its group (itself included): whether another can take calls decides how long a 429 cools it. */
+  peers?: readonly string[];
 }
 
 /** The settings the tracker applies; they come with each failure, so a settings change applies at once. */
@@ -189,9 +191,16 @@ export class CooldownTracker {
     if (!kind) return false;
     const counts = this.#window.failure(subject.id, kind, now);
     if (settings.disabled || subject.cooldownMs <= 0 || !subject.coolable) return false;
-    if (!shouldCool(error, kind, counts, settings.policy, subject.callerTimeout)) return false;
+    if (!shouldCool(error, kind, counts, settings.policy)) return false;
     this.#cool(subject, error, now);
     return true;
+  }
+
+  /** When a deployment can take a call again (ms): now or earlier when it can, as far as this router knows. */
+  availableAt(id: string, now: number): number {
+    const state = this.#states.get(id);
+    const local = state ? (state.trial && state.until <= now ? Number.POSITIVE_INFINITY : state.until) : 0;
+    return Math.max(local, this.#remote.get(id) ?? 0);
   }
 
   /** A deployment's state for the health view. */
@@ -202,9 +211,22 @@ export class CooldownTracker {
     return { state: this.#states.has(id) ? 'half_open' : 'ok', ...counts };
   }
 
+  /**
+   * How long a failure cools: a 429's `retry-after` (at most 60 s) when no other deployment of the group
+   * can take calls now, since calls then wait for exactly that long before trying it again (CONTRACT
+   * 6.2); else its `cooldown_time`.
+   */
+  #cooldownMs(subject: CooldownSubject, error: RouterError, now: number): number {
+    const retryAfter = RateLimitError.isInstance(error) ? error.retryAfterMs : undefined;
+    if (retryAfter === undefined || !subject.peers) return subject.cooldownMs;
+    for (const peer of subject.peers)
+      if (peer !== subject.id && this.isAvailable(peer, now)) return subject.cooldownMs;
+    return Math.min(retryAfter, RETRY_AFTER_CAP_MS);
+  }
+
   #cool(subject: CooldownSubject, error: RouterError, now: number): void {
     // re-cooling never shortens a cooldown: another router's longer one (as last read) is kept
-    const until = Math.max(now + subject.cooldownMs, this.#remote.get(subject.id) ?? 0);
+    const until = Math.max(now + this.#cooldownMs(subject, error, now), this.#remote.get(subject.id) ?? 0);
     this.#states.set(subject.id, { until, trial: false });
     try {
       const written = this.options.store.set(

@@ -30,8 +30,11 @@ export interface DeploymentCost {
   readonly maxInputTokens: number | undefined;
   /** `model_info.supports_reasoning`, else the `model_cost_map` file's, else the catalog's. */
   readonly supportsReasoning: boolean;
-  /** `model_info.supports_assistant_prefill`, else the `model_cost_map` file's; undefined when unsaid. */
-  readonly supportsAssistantPrefill: boolean | undefined;
+  /**
+   * `model_info.supports_assistant_prefill`, else the `model_cost_map` file's, else the model family's
+   * (`supportsAssistantPrefill`): where `stream_resume` may continue a broken stream.
+   */
+  readonly supportsAssistantPrefill: boolean;
 }
 
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { supportsAssistantPrefill } from './assistant-prefill.js';
 import { isCatalogProvider, type ModelRef, refOf } from './catalog-ids.js';
 import type { CostMapEntry, UserCostMap } from './cost-map-file.js';
 import { genaiEntry } from './genai-prices-catalog.js';
@@ -20,8 +21,11 @@ export interface ModelFacts {
   /** The context window, when known. */
   readonly maxInputTokens: number | undefined;
   readonly supportsReasoning: boolean;
-  /** Only when a `model_cost_map` entry says so; the catalogs carry no such flag. */
-  readonly supportsAssistantPrefill: boolean | undefined;
+  /**
+   * Whether it continues a trailing assistant message: a `model_cost_map` entry's word, else the family
+   * rule of `supportsAssistantPrefill` (the catalogs carry no such flag).
+   */
+  readonly supportsAssistantPrefill: boolean;
   /** The catalog entry the prices came from (`openai:gpt-4o`, `openrouter:deepseek/deepseek-r1`). */
   readonly catalogId: string | undefined;
 }
@@ -58,7 +62,7 @@ function lookUp(asked: ModelRef, at: Date): ModelFacts {
     // models.dev's flag is missing for the families released since its snapshot, and wrong for some
     // older entries (Bedrock's Claude 3.7 Sonnet): either source saying so is enough
     supportsReasoning: dev?.reasoning === true || isReasoningFamily(ref.model),
-    supportsAssistantPrefill: undefined,
+    supportsAssistantPrefill: supportsAssistantPrefill(ref.model),
     catalogId: genai?.prices ? genai.id : dev?.prices ? dev.id : undefined,
   };
 }

@@ -1,3 +1,6 @@
+/** The longest `retry-after` honoured; a provider asking for more is not waited for within one call. */
+export const RETRY_AFTER_CAP_MS = 60_000;
+
 type HeaderValue = string | string[] | undefined;
 
 function first(value: HeaderValue): string | undefined {

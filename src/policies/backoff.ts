@@ -1,7 +1,9 @@
+import { RETRY_AFTER_CAP_MS } from '../errors/retry-after.js';
+
+export { RETRY_AFTER_CAP_MS };
+
 const RATE_LIMIT_BASE_MS = 250;
 const RATE_LIMIT_CAP_MS = 8_000;
-/** The longest `retry-after` honoured; a provider asking for more is not waited for within one call. */
-export const RETRY_AFTER_CAP_MS = 60_000;
 const SERVER_ERROR_BASE_MS = 50;
 const SERVER_ERROR_CAP_MS = 1_000;
 

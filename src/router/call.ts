@@ -1,5 +1,5 @@
 import type { CacheKind } from '../cache/cache-key.js';
-import type { RouterError } from '../errors/router-error.js';
+import { RouterError } from '../errors/router-error.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { Endpoint, ModelGroup, Tier, Usage } from '../types/index.js';
 import type { CallTrace } from './observability/call-trace.js';
@@ -42,6 +42,13 @@ export interface Call<T> {
   excluded: Set<string> | undefined;
   /** Deployments that timed out this call: never tried again by it. */
   timedOut: Set<string> | undefined;
+  /**
+   * The endpoints this call may use at all, in every group it tries; unset: any. A stream's
+   * continuation (`stream_resume`) may use only those that support assistant prefill.
+   */
+  readonly eligible?: Admits | undefined;
+  /** This call continues a broken stream (`stream_resume`): its fallbacks are told as part of that. */
+  readonly resumed?: boolean;
   /** This copy of the call races an earlier attempt (`hedge_after`): its attempts are hedges. */
   readonly hedge: boolean;
   /** The group being tried (the requested one, then fallbacks). */
@@ -51,12 +58,26 @@ export interface Call<T> {
   admits: Admits | undefined;
   /** The strategy choosing in the current group. */
   strategy: RoutingStrategy | undefined;
-  /** Set by the retry layer: wait this long first if the next pick is this same deployment. */
-  backoff: { id: string; waitMs: number; error: RouterError } | undefined;
+  /** Set by the retry layer: how long to wait before trying a deployment again. */
+  backoff: Backoff | undefined;
   /** The endpoint chosen for the current attempt. */
   endpoint: Endpoint | undefined;
   /** The call's span, set by the trace layer when an OpenTelemetry SDK records it. */
   trace: CallTrace | undefined;
+}
+
+/** A wait the retry layer planned before a deployment that just failed is tried again. */
+export interface Backoff {
+  id: string;
+  waitMs: number;
+  /** The failure it follows: what the call fails with when the wait cannot fit its deadline. */
+  error: RouterError;
+  /**
+   * The deployment is cooling for a 429's `retry-after` and nothing else can take the call: when no
+   * candidate is left, wait for it rather than fail (CONTRACT 6.2). Otherwise the wait applies only when
+   * the next pick is this same deployment.
+   */
+  cooling?: boolean;
 }
 
 /** How an attempt that produced a result ended, told once (for streams: when the stream ends). */
@@ -106,4 +127,11 @@ export function compose(layers: readonly Layer[], end: Handler): Handler {
   let handler = end;
   for (let i = layers.length - 1; i >= 0; i--) handler = layers[i]!(handler);
   return handler;
+}
+
+/** The call's final error, given the failures before it as `attempts` (when it has none yet). */
+export function withAttempts(call: Call<unknown>, err: unknown): unknown {
+  if (RouterError.isInstance(err) && err.attempts.length === 0)
+    err.attempts = call.failures.filter((f) => f !== err);
+  return err;
 }

@@ -27,6 +27,8 @@ export interface CandidateRules {
   excluded: ReadonlySet<string> | undefined;
   /** Deployments that timed out this call: never offered again. */
   timedOut: ReadonlySet<string> | undefined;
+  /** The endpoints the call may use at all (see `Call.eligible`); unset: any. */
+  eligible?: Admits | undefined;
   /** Weighted failover: never reuse a failed deployment. Otherwise they are reused when nothing else is left. */
   strictExclusion: boolean;
   /**
@@ -43,18 +45,18 @@ export interface CandidateRules {
  * out. Pure given its inputs; one pass over the tier unless the call has failed deployments to avoid.
  */
 export function candidatePool(tier: Tier, rules: CandidateRules, now: number): CandidatePool {
-  const { tracker, limiter, admits, excluded, timedOut, usage } = rules;
+  const { tracker, limiter, admits, excluded, timedOut, eligible, usage } = rules;
   const all = tier.endpoints;
   const checkHealth = !tracker.idle;
   const checkRoom = rules.limited && limiter.anyAtLimit;
-  if (!checkHealth && !checkRoom && !excluded?.size && !timedOut?.size && !admits && !usage) {
+  if (!checkHealth && !checkRoom && !excluded?.size && !timedOut?.size && !eligible && !admits && !usage) {
     return { endpoints: all, deployments: tier.deployments, usage, full: 0, overLimit: 0 };
   }
   // status of each endpoint: may serve, left out, or healthy but full (waited for when nothing else is left)
   const status = (e: Endpoint, i: number): 'ok' | 'out' | 'over' => {
     const { id } = e.deployment;
     if (checkHealth && !tracker.isAvailable(id, now)) return 'out';
-    if (timedOut?.has(id) || (admits && !admits(e))) return 'out';
+    if (timedOut?.has(id) || (eligible && !eligible(e)) || (admits && !admits(e))) return 'out';
     if (usage && !underLimits(e.deployment, usage[i])) return 'over';
     return 'ok';
   };

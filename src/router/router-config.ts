@@ -66,7 +66,8 @@ export interface ConfigHooks {
     request: Readonly<Record<string, unknown>>,
     seconds?: number,
   ): NoDeploymentsAvailableError;
-  onFallback(from: string, to: string, error: RouterError): void;
+  /** `resumed`: a move made for a broken stream's continuation (`stream_resume`). */
+  onFallback(from: string, to: string, error: RouterError, resumed: boolean): void;
 }
 
 function isRoutingStrategy(value: unknown): value is RoutingStrategy {

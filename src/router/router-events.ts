@@ -46,6 +46,11 @@ export interface FallbackEvent {
   to: string;
   /** The error that made it move. */
   error: RouterError;
+  /**
+   * A broken stream was continued (`stream_resume`): `to` is the group whose deployment carries on
+   * with the text already sent. One event per continuation.
+   */
+  resumed?: true;
 }
 
 export type { AlertEvent, CooldownEvent, FailedAttempt };

@@ -6,7 +6,6 @@ import { ConfigError } from '../config/config-error.js';
 import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
-import { RouterError } from '../errors/router-error.js';
 import type { CallWarning } from '../providers/shared/provider-adapter.js';
 import { redisOptionsFromSettings, type StoreSettings, sameStoreSettings } from '../stores/store-settings.js';
 import type { CustomRoutingStrategy } from '../strategies/custom-strategy.js';
@@ -20,13 +19,12 @@ import type {
   EmbeddingResponse,
   ImageGenerationRequest,
   ImageGenerationResponse,
-  ModelGroup,
   TextCompletion,
   TextCompletionRequest,
   Usage,
   WithHiddenParams,
 } from '../types/index.js';
-import type { Call, Handler, Routed } from './call.js';
+import { type Call, type Handler, type Routed, withAttempts } from './call.js';
 import type { CallControl, ChatResult } from './call-control.js';
 import { completedResult, streamResult } from './call-results.js';
 import type { ChatCompletionStream } from './chat-stream.js';
@@ -39,6 +37,8 @@ import { buildRouterConfig, type ConfigHooks, type RouterConfig } from './router
 import type { RouterEvents } from './router-events.js';
 import { type RouterDependencies, RouterRuntime } from './runtime.js';
 import { type RoutableRequest, type Run, startCall } from './start-call.js';
+import { type ResumeDeps, resumableStream } from './stream-resume/resumable-stream.js';
+import { resumeDeps } from './stream-resume/resume-deps.js';
 import { type RequestKind, validateRequest } from './validate-request.js';
 
 export type { CallControl, ChatResult } from './call-control.js';
@@ -89,15 +89,21 @@ export class Router extends EventEmitter<RouterEvents> {
     this.#ownsStore = deps.store === undefined;
     this.#hooks = {
       noDeployments: (config, group, request, seconds) =>
-        this.#noDeployments(config, group, request, seconds),
-      onFallback: (from, to, error) => {
+        noDeploymentsError(
+          group.name,
+          seconds ?? this.#runtime.tracker.secondsUntilAvailable(group.ids, this.#runtime.now()),
+          config.settings.enable_pre_call_checks,
+          requestedRegion(request),
+        ),
+      onFallback: (from, to, error, resumed) => {
         this.#config.logger.info(`falling back from ${from} to ${to}: ${error.message}`, {
           from,
           to,
           status: error.status,
         });
         this.#runtime.metrics.fallback(from, to);
-        this.#emitSafely('fallback', { from, to, error });
+        // a continuation's moves are one event, told by the stream that resumed (`resumed: true`)
+        if (!resumed) this.#emitSafely('fallback', { from, to, error });
       },
     };
     try {
@@ -301,7 +307,10 @@ export class Router extends EventEmitter<RouterEvents> {
       } catch (err) {
         throw this.#failed(call, err);
       }
-      return streamResult(routed, control?.signal, this.#runtime);
+      const stream = streamResult(routed, control?.signal, this.#runtime);
+      if (!this.#config.settings.stream_resume) return stream;
+      const deps = this.#resumeDeps(control, asyncEntry);
+      return resumableStream(stream, routed, { request, signal: control?.signal }, deps);
     }
     const call = this.#call('chat', request, control, false, asyncEntry, this.#runtime.runs.chat);
     let routed: Routed<ChatCompletion>;
@@ -363,32 +372,23 @@ export class Router extends EventEmitter<RouterEvents> {
 
   /** Records a call's failure (its attempts, an alert); returns the error to throw. */
   #failed(call: Call<unknown>, err: unknown): unknown {
-    if (RouterError.isInstance(err) && err.attempts.length === 0)
-      err.attempts = call.failures.filter((f) => f !== err);
-    this.#runtime.callFailed(call, err);
+    this.#runtime.callFailed(call, withAttempts(call, err));
     return err;
   }
 
-  #noDeployments(
-    config: RouterConfig,
-    group: ModelGroup,
-    request: Readonly<Record<string, unknown>>,
-    seconds: number | undefined,
-  ) {
-    return noDeploymentsError(
-      group.name,
-      seconds ?? this.#runtime.tracker.secondsUntilAvailable(group.ids, this.#runtime.now()),
-      config.settings.enable_pre_call_checks,
-      requestedRegion(request),
-    );
+  /** What a stream needs to be continued elsewhere when it breaks (`stream_resume`, docs/resilience.md). */
+  #resumeDeps(control: CallControl | undefined, asyncEntry: boolean): ResumeDeps {
+    return resumeDeps(this.#config.settings.stream_resume_max, this.#runtime, control?.signal, {
+      start: (next) => this.#call('chat', next, control, true, asyncEntry, this.#runtime.runs.chatStream),
+      handler: (next) => this.#handler(next),
+      emit: (event) => this.#emitSafely('fallback', event),
+    });
   }
 
-  readonly #onWarning = (warning: CallWarning): void => this.#warn(warning);
-
-  #warn(warning: CallWarning): void {
+  readonly #onWarning = (warning: CallWarning): void => {
     this.#config.logger.warn(warning.message, { code: warning.code });
     this.#emitSafely('warning', warning);
-  }
+  };
 
   #emitSafely<E extends 'cooldown' | 'fallback' | 'warning'>(
     name: E,

@@ -7,7 +7,6 @@ import { type AnswerStore, Flights, memoryAnswers, storeAnswers } from '../cache
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
 import { UsageCounters } from '../checks/usage-counters.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
-import { TimeoutError } from '../errors/classes.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
 import { HttpClient } from '../providers/shared/http-client.js';
@@ -27,7 +26,7 @@ import { CallObserver } from './call-observer.js';
 import { Executor, type ExecutorRuns, executorRuns } from './executor.js';
 import { recordAttemptSpan } from './observability/attempt-span.js';
 import { RouterMetrics } from './observability/router-metrics.js';
-import { type AttemptOutcome, OutcomeChannel } from './outcomes.js';
+import { OutcomeChannel } from './outcomes.js';
 import type { RouterEvents } from './router-events.js';
 
 /** What the router takes from its environment; tests pass a seeded `random` and a fake `now`. */
@@ -67,14 +66,6 @@ export interface CurrentConfig {
   cooldown: CooldownSettings;
   logger: Logger;
   settings: { alerting_config?: AlertingSettings | undefined };
-}
-
-/** Whether an attempt ran under the request's own `timeout`, shorter than its deployment's limit. */
-function callerBounded(o: AttemptOutcome): boolean {
-  const requested = o.request.timeout;
-  if (typeof requested !== 'number') return false;
-  const own = o.stream ? o.endpoint.streamTimeoutMs : o.endpoint.timeoutMs;
-  return requested * 1000 < own;
 }
 
 /** The settings the runtime is built with, once: later changes of these apply to new routers only. */
@@ -305,7 +296,7 @@ export class RouterRuntime {
           group: o.group.name,
           cooldownMs: o.endpoint.cooldownMs,
           coolable: o.group.coolable,
-          callerTimeout: TimeoutError.isInstance(o.error) && callerBounded(o),
+          peers: o.group.ids,
         };
         tracker.failure(subject, o.error!, at, current().cooldown);
       }

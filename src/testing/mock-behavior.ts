@@ -69,6 +69,13 @@ export interface MockBehavior {
   slowMs?: number;
   /** Fail each request with this probability (uses the server's seeded random source). */
   failRate?: number;
+  /**
+   * A request that ends with an assistant prefix (prefill): `continue` answers with the rest of
+   * `content` after the prefix (all of it when it does not start so); `refuse` answers with the
+   * provider's own refusal (400). Streams keep their faults (`cutAfter`, `stallAfter`, ...).
+   * @default 'continue'
+   */
+  prefill?: 'continue' | 'refuse';
   /** Instead of a status: `reset` destroys the connection, `hang` never answers. */
   fault?: 'reset' | 'hang';
   /** Fields of the error body (`message`, `code`, `type`). */

@@ -4,6 +4,7 @@ import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import type { MockExchange, MockRequest } from './formats/format.js';
 import { FORMATS } from './formats/index.js';
 import { BehaviorTable, extraDelayMs, type MockBehavior, shouldFail } from './mock-behavior.js';
+import { withPrefill } from './mock-prefill.js';
 import { seededRandom } from './seeded-random.js';
 
 /** Options of `startMockProvider`. */
@@ -130,7 +131,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       format.writeError(exchange, behavior.status ?? 500);
       return;
     }
-    await format.respond(exchange);
+    const answering = withPrefill(format, exchange);
+    if (answering) await format.respond(answering);
   };
 
   const server = createServer((req, res) => {

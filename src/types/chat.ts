@@ -49,6 +49,12 @@ export interface ChatMessage {
   reasoning_content?: string | null;
   thinking_blocks?: AnyThinkingBlock[] | null;
   provider_specific_fields?: Record<string, unknown> | null;
+  /**
+   * On a last `assistant` message: the model continues this text (assistant prefill). Sent as is to
+   * OpenAI-compatible providers (DeepSeek's and Mistral's `prefix: true`); the others get their own
+   * form of a trailing assistant turn.
+   */
+  prefix?: boolean;
 }
 
 /** A tool the model may call. */

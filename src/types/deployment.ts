@@ -104,7 +104,10 @@ export interface ModelInfo {
   id?: string;
   base_model?: string;
   supports_reasoning?: boolean;
-  /** Whether the model continues a conversation that ends with an assistant message (over the catalog). */
+  /**
+   * Whether it continues a trailing assistant message (assistant prefill), over the catalog's
+   * (`supportsAssistantPrefill`): where `stream_resume` may continue a broken stream.
+   */
   supports_assistant_prefill?: boolean;
   mode?: 'chat' | 'embedding' | 'completion' | 'image_generation' | string;
   /** Dollars per prompt token, over the catalog (`svc_params.input_cost_per_token` wins over it). */

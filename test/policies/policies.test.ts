@@ -26,10 +26,17 @@ const counts = (
 });
 
 describe('cooldown rules', () => {
-  it('cools at once on 401, 404 and 408', () => {
-    for (const error of [new AuthenticationError('x'), new NotFoundError('x'), new TimeoutError('x')]) {
+  it('cools at once on 401, 404 and an upstream 408', () => {
+    const upstream408 = new TimeoutError('x', { upstreamStatus: 408 });
+    for (const error of [new AuthenticationError('x'), new NotFoundError('x'), upstream408]) {
       expect(shouldCool(error, 'fail', counts({}), policy)).toBe(true);
     }
+  });
+
+  it('counts a timeout the router enforced against allowed_fails instead of cooling at once', () => {
+    const enforced = new TimeoutError('no answer within timeout (1 s)');
+    expect(shouldCool(enforced, 'fail', counts({ calls: 1, fails: 1 }), policy)).toBe(false);
+    expect(shouldCool(enforced, 'fail', counts({ calls: 4, fails: 4 }), policy)).toBe(true);
   });
 
   it('cools on failure allowed_fails + 1, not before', () => {

@@ -6,7 +6,6 @@ import {
   chat,
   closeHttp,
   fixture,
-  http,
   joined,
   jsonRaw,
   stream,
@@ -26,6 +25,38 @@ beforeEach(() => mock.reset());
 afterAll(async () => {
   await closeHttp();
   await mock.close();
+});
+
+describe('DeepSeek chat prefix completion (an assistant prefix, `prefix: true`)', () => {
+  const options = { timeoutMs: 1000, streamTimeoutMs: 1000 };
+  const prefixed = {
+    model: 'deepseek-chat',
+    messages: [...USER, { role: 'assistant' as const, content: 'Argentina', prefix: true }],
+  };
+  const onApi = (apiBase: string) => ({ ...target(), apiBase });
+
+  it('goes to the beta API, the only one that serves it, from DeepSeek’s own api_base', async () => {
+    for (const apiBase of ['https://api.deepseek.com', 'https://api.deepseek.com/v1']) {
+      const wire = await deepseekAdapter.chatStream.build(prefixed, onApi(apiBase), options);
+      expect(wire.url).toBe('https://api.deepseek.com/beta/chat/completions');
+      expect(JSON.parse(String(wire.body)).messages.at(-1)).toEqual(prefixed.messages[1]);
+    }
+  });
+
+  it('keeps every other chat, and an api_base elsewhere, on the given path', async () => {
+    const plain = await deepseekAdapter.chat.build(
+      { model: 'm', messages: USER },
+      onApi('https://api.deepseek.com'),
+      options,
+    );
+    expect(plain.url).toBe('https://api.deepseek.com/chat/completions');
+    const proxied = await deepseekAdapter.chat.build(
+      prefixed,
+      onApi('https://llm.example.com/deepseek'),
+      options,
+    );
+    expect(proxied.url).toBe('https://llm.example.com/deepseek/chat/completions');
+  });
 });
 
 describe('DeepSeek requests', () => {

@@ -104,6 +104,69 @@ describe('a one-deployment group with a fallback', () => {
   });
 });
 
+describe('a short retry-after on the last deployment (CONTRACT 6.2)', () => {
+  const group = () => [deployment(mock, 'a'), deployment(mock, 'f', {}, 'backup')];
+  const settings = { fallbacks: [{ 'gpt-4o': ['backup'] }], timeout: 2 };
+
+  it('is waited out and the same deployment retried, the fallback unused', async () => {
+    mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after-ms': '100' } });
+    const router = new Router(group(), settings);
+    const fallbacks: string[] = [];
+    router.on('fallback', (e) => fallbacks.push(e.to));
+    const start = performance.now();
+    const res = await ask(router);
+    const ms = performance.now() - start;
+    await router.close();
+    expect(res._hidden_params).toMatchObject({ model_id: 'a', attempts: 2 });
+    expect(ms).toBeGreaterThanOrEqual(95);
+    expect(fallbacks).toEqual([]);
+    expect(mock.hits('/f/')).toBe(0);
+  });
+
+  it('keeps the deployment cooled for the retry-after, so other calls skip to the fallback meanwhile', async () => {
+    mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after-ms': '150' } });
+    // the router's clock moves only when told: a loaded machine's stalls cannot end the cooldown early
+    let clock = Date.now();
+    const router = new Router(group(), settings, { now: () => clock });
+    let cooldownTime: number | undefined;
+    let meanwhile: Promise<string> | undefined;
+    router.once('cooldown', (e) => {
+      cooldownTime = e.cooldown_time;
+      meanwhile = ask(router).then((r) => r._hidden_params.model_id);
+      setTimeout(() => {
+        clock += 150; // the retry-after has passed by the time the waiting call wakes up
+      }, 20);
+    });
+    const waited = (await ask(router))._hidden_params.model_id;
+    const other = await meanwhile;
+    await router.close();
+    expect([waited, other]).toEqual(['a', 'f']);
+    expect(cooldownTime).toBe(0.15);
+    expect(mock.hits('/a/')).toBe(2);
+  });
+
+  it('goes to the fallback at once when the retry-after is longer than the call has left', async () => {
+    mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after': '10' } });
+    const router = new Router(group(), settings);
+    const start = performance.now();
+    const served = (await ask(router))._hidden_params.model_id;
+    const ms = performance.now() - start;
+    await router.close();
+    expect(served).toBe('f');
+    expect(ms).toBeLessThan(2000); // the call's timeout: it never started the 10 s wait
+    expect(mock.hits('/a/')).toBe(1);
+  });
+
+  it('goes to the fallback at once without a retry left (num_retries: 0)', async () => {
+    mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after-ms': '100' } });
+    const router = new Router(group(), { ...settings, num_retries: 0 });
+    const served = (await ask(router))._hidden_params.model_id;
+    await router.close();
+    expect(served).toBe('f');
+    expect(mock.hits('/a/')).toBe(1);
+  });
+});
+
 describe('every wait fits in the call’s timeout', () => {
   it('fails a rate limit at once with its retryAfterMs when retry-after is longer than the timeout', async () => {
     mock.setBehavior('/a', { status: 429, headers: { 'retry-after': '10' } });
@@ -278,19 +341,58 @@ describe('a timeout under the caller’s own shorter timeout', () => {
     expect(health.map((d) => d.state)).toEqual(['ok', 'ok']);
     expect(health[0]!.failures_this_minute).toBe(1);
   });
+});
 
-  it('still cools at once on a timeout under the deployment’s own limit', async () => {
+describe('a timeout the router enforces (CONTRACT 6.2)', () => {
+  it('counts once against allowed_fails without cooling, and cools only past allowed_fails', async () => {
     mock.setBehavior('/a', { fault: 'hang' });
     const router = new Router(
       [deployment(mock, 'a'), deployment(mock, 'b')],
-      { timeout: 0.1 },
+      { timeout: 0.1, allowed_fails: 1 },
+      { random: firstChoice },
+    );
+    const cooldowns: number[] = [];
+    router.on('cooldown', (e) => cooldowns.push(e.status));
+    const first = (await ask(router))._hidden_params.model_id;
+    const afterOne = router.getDeployments()[0]!;
+    const second = (await ask(router))._hidden_params.model_id;
+    const afterTwo = router.getDeployments()[0]!;
+    await router.close();
+    expect([first, second]).toEqual(['b', 'b']);
+    expect([afterOne.state, afterOne.failures_this_minute]).toEqual(['ok', 1]);
+    expect([afterTwo.state, afterTwo.failures_this_minute]).toEqual(['cooling', 2]);
+    expect(cooldowns).toEqual([408]);
+  });
+
+  it('never cools the last healthy deployment of a group for one slow answer', async () => {
+    mock.setBehavior('/a', { delayMs: 300 });
+    const router = new Router(
+      [deployment(mock, 'a', { timeout: 0.05 }), deployment(mock, 'f', {}, 'backup')],
       {
-        random: firstChoice,
+        fallbacks: [{ 'gpt-4o': ['backup'] }],
       },
     );
-    await router.acompletion({ model: 'gpt-4o', messages: USER });
-    const health = router.getDeployments();
+    await ask(router); // a is too slow once: served by the fallback
+    mock.setBehavior('/a', {});
+    const next = (await ask(router))._hidden_params.model_id;
     await router.close();
-    expect(health[0]!.state).toBe('cooling');
+    expect(next).toBe('a');
+  });
+
+  it('still cools at once on an upstream 408', async () => {
+    mock.setBehavior('/a', { status: 408 });
+    const router = new Router(
+      [deployment(mock, 'a'), deployment(mock, 'b')],
+      { allowed_fails: 3 },
+      { random: firstChoice },
+    );
+    const cooldowns: number[] = [];
+    router.on('cooldown', (e) => cooldowns.push(e.status));
+    const served = (await ask(router))._hidden_params.model_id;
+    const health = router.getDeployments()[0]!;
+    await router.close();
+    expect(served).toBe('b');
+    expect(health.state).toBe('cooling');
+    expect(cooldowns).toEqual([408]);
   });
 });

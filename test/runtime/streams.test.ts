@@ -40,7 +40,8 @@ describe('streams fail over before the caller sees a chunk', () => {
     expect(stream._hidden_params.model_id).toBe('b');
     expect(text).toBe('fast answer');
     expect(mock.hits('/a/')).toBe(1);
-    expect(cooldowns.map((c) => [c.model_id, c.status])).toEqual([['a', 408]]);
+    // a timeout the router enforces counts against allowed_fails: one slow first token cools nothing
+    expect(cooldowns).toEqual([]);
   });
 
   it('takes a deployment’s own first_token_timeout over the router’s', async () => {

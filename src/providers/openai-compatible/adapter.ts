@@ -154,6 +154,9 @@ function jsonOperations(
 export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions): ProviderAdapter {
   const post = poster(options);
   const chatBody = chatBodyMaker(options);
+  const { chatPath } = options;
+  const postChat = (target: ProviderTarget, call: CallOptions, body: Record<string, unknown>) =>
+    post(target, call, chatPath ? chatPath(body, target) : 'chat/completions', body);
   const hooks: ResponseHooks = options;
   return {
     name: options.name,
@@ -163,13 +166,11 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
       ...(options.apiKeyOptional ? { apiKeyOptional: true } : {}),
     },
     chat: {
-      build: (request, target, call) =>
-        post(target, call, 'chat/completions', chatBody(request, target, call, false)),
+      build: (request, target, call) => postChat(target, call, chatBody(request, target, call, false)),
       parse: (json, target) => toChatCompletion(json, target, hooks),
     },
     chatStream: {
-      build: (request, target, call) =>
-        post(target, call, 'chat/completions', chatBody(request, target, call, true)),
+      build: (request, target, call) => postChat(target, call, chatBody(request, target, call, true)),
       parse: (body, target, _request, monitor) => openAIChunks(body, target, hooks, monitor),
     },
     ...jsonOperations(post),

@@ -32,6 +32,8 @@ export interface OpenAICompatibleOptions {
   apiKeyOptional?: boolean;
   /** The URL of an operation (`chat/completions`, `embeddings`, ...). Default: `{api_base}/{path}`. */
   url?(target: ProviderTarget, path: string): string;
+  /** The path of a chat request, given its body (DeepSeek's prefix completion has its own). @default 'chat/completions' */
+  chatPath?(body: Record<string, unknown>, target: ProviderTarget): string;
   /**
    * Auth and provider headers. May be async (a token to fetch). Default: `Authorization: Bearer
    * {api_key}` when a key is set.

@@ -24,7 +24,8 @@ export function adaptOpenrouterHistoryMessage(
   message: ChatMessage,
   target: ProviderTarget,
 ): Record<string, unknown> {
-  const { thinking_blocks: blocks, reasoning_content: reasoning, ...rest } = wire;
+  // OpenRouter continues a trailing assistant message as it is: no `prefix` field in its prefill form
+  const { thinking_blocks: blocks, reasoning_content: reasoning, prefix: _prefix, ...rest } = wire;
   const details = message.provider_specific_fields?.reasoning_details;
   if (Array.isArray(details) && details.length > 0) rest.reasoning_details = details;
   else if (Array.isArray(blocks) && blocks.length > 0 && isAnthropicModel(target.model))

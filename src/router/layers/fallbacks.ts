@@ -8,7 +8,8 @@ import type { Call, Handler, Layer, Routed } from '../call.js';
 export interface FallbacksDeps {
   settings: FallbackSettings & { maxFallbacks: number };
   group(name: string): ModelGroup | undefined;
-  onFallback(from: string, to: string, error: RouterError): void;
+  /** `resumed`: the call continues a broken stream (`stream_resume`). */
+  onFallback(from: string, to: string, error: RouterError, resumed: boolean): void;
 }
 
 /**
@@ -47,7 +48,7 @@ export function fallbacksLayer(deps: FallbacksDeps): Layer {
         if (!group) continue;
         visited.add(name);
         hops += 1;
-        deps.onFallback(from, name, error);
+        deps.onFallback(from, name, error, call.resumed === true);
         call.group = group;
         call.tier = group.tiers[0]!;
         call.admits = undefined;

@@ -3,10 +3,10 @@ import type { CooldownTracker } from '../../cooldown/cooldown-tracker.js';
 import { NoDeploymentsAvailableError, RateLimitError, TimeoutError } from '../../errors/classes.js';
 import { isRequestFault } from '../../errors/request-fault.js';
 import { RouterError } from '../../errors/router-error.js';
-import { rateLimitBackoffMs, serverErrorBackoffMs } from '../../policies/backoff.js';
+import { RETRY_AFTER_CAP_MS, rateLimitBackoffMs, serverErrorBackoffMs } from '../../policies/backoff.js';
 import { maxRetries, policyKeyOf, type RetryPolicy, retriesFor } from '../../policies/retry-policy.js';
 import type { ModelGroup } from '../../types/index.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { Backoff, Call, Handler, Layer, Routed } from '../call.js';
 
 export interface RetryOptions {
   numRetries: number;
@@ -25,12 +25,37 @@ export interface RetryDeps {
 }
 
 /**
+ * CONTRACT 6.2: a 429 cooled its deployment for its `retry-after`, and no other deployment of the group
+ * can take the call now: the call waits for it (when that fits its deadline) and tries it again, before
+ * any fallback. Undefined when the call should move on at once instead.
+ */
+function retryAfterWait<T>(
+  error: RouterError,
+  id: string,
+  call: Call<T>,
+  minimumMs: number,
+  tracker: CooldownTracker,
+  now: number,
+): Backoff | undefined {
+  if (!RateLimitError.isInstance(error) || error.retryAfterMs === undefined) return undefined;
+  const untilMs = tracker.availableAt(id, now) - now;
+  // cooled longer than the retry-after (its cooldown_time: a peer could serve when it failed)
+  if (untilMs > Math.min(error.retryAfterMs, RETRY_AFTER_CAP_MS)) return undefined;
+  const waitMs = Math.max(untilMs, minimumMs, 0);
+  if (waitMs > call.deadline - now) return undefined;
+  for (const other of call.group.ids)
+    if (other !== id && !call.timedOut?.has(other) && tracker.isAvailable(other, now)) return undefined;
+  return { id, waitMs, error, cooling: true };
+}
+
+/**
  * Retries within the current tier. Each retry selects again (never a cooling deployment, preferring
  * ones that have not failed this call). A timeout is never retried on the deployment that timed out.
  * When the next pick lands on the deployment that just failed, it waits first: a jittered backoff
  * after a 5xx or reset, the rate-limit backoff (honouring `retry-after`) after a 429. Every wait must
  * fit in what is left of the call's timeout; a rate limit whose wait cannot fit fails now with its
- * `retryAfterMs`. The first attempt runs outside p-retry, so the common call pays nothing for it.
+ * `retryAfterMs`. A 429 on a deployment nothing else of the group can stand in for is waited out when
+ * its `retry-after` fits (`retryAfterWait`), so the call does not go to a fallback for a short pause. The first attempt runs outside p-retry, so the common call pays nothing for it.
  */
 export function retryLayer(options: RetryOptions, deps: RetryDeps): Layer {
   // a rejection handler, not an async frame: the first attempt is every call's, retries are rare
@@ -77,13 +102,18 @@ async function retry<T>(
   const plan = (e: RouterError): boolean => {
     retryNumber += 1;
     const id = e.modelId;
-    if (!id || TimeoutError.isInstance(e)) return true;
+    call.backoff = undefined;
+    // a deployment that failover excludes will not be picked again: no wait then
+    if (!id || TimeoutError.isInstance(e) || (failover && call.excluded?.has(id))) return true;
+    const now = deps.now();
+    if (!deps.tracker.isAvailable(id, now)) {
+      call.backoff = retryAfterWait(e, id, call, options.retryAfterMs, deps.tracker, now);
+      return true;
+    }
     const waitMs = RateLimitError.isInstance(e)
       ? rateLimitBackoffMs(retryNumber, e.retryAfterMs, options.retryAfterMs, deps.random)
       : serverErrorBackoffMs(retryNumber, deps.random);
-    // a deployment that is cooling (or that failover excludes) will not be picked again: no wait then
-    const pickable = deps.tracker.isAvailable(id, deps.now()) && !(failover && call.excluded?.has(id));
-    call.backoff = pickable ? { id, waitMs, error: e } : undefined;
+    call.backoff = { id, waitMs, error: e };
     return true;
   };
   const retryable = (e: unknown): boolean => {

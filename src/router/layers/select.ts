@@ -11,7 +11,7 @@ import { sleep } from '../../policies/wait.js';
 import { isPromise } from '../../stores/store.js';
 import type { RoutingStrategy } from '../../strategies/strategy.js';
 import type { Endpoint, MinuteUsage, ModelGroup, Tier } from '../../types/index.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { Backoff, Call, Handler, Layer, Routed } from '../call.js';
 import { type CandidatePool, candidatePool } from '../candidates.js';
 
 export interface SelectDeps {
@@ -84,6 +84,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
         admits: call.admits,
         excluded: call.excluded,
         timedOut: call.timedOut,
+        eligible: call.eligible,
         strictExclusion: choice.strictExclusion,
         usage,
       },
@@ -127,6 +128,17 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
         pool = poolFor(call, choice, usage);
         if (pool.endpoints.length === 0) {
           if (pool.full === 0) {
+            // the retry layer asked to wait out a 429's retry-after: nothing else can take the call
+            const cooling = call.backoff?.cooling ? call.backoff : undefined;
+            if (cooling) {
+              // the rest of the cooldown too: a timer may fire early (libuv's cached loop time)
+              const waitMs = Math.max(cooling.waitMs, tracker.availableAt(cooling.id, now()) - now());
+              call.backoff = Number.isFinite(waitMs) && waitMs > 0 ? { ...cooling, waitMs: 0 } : undefined;
+              if (call.backoff) {
+                await waitOut({ ...cooling, waitMs }, call, now());
+                continue;
+              }
+            }
             const seconds =
               usage && pool.overLimit > 0 ? limitWait(call.tier, usage, tracker, now()) : undefined;
             throw deps.noDeployments(group, call.request, seconds);
@@ -141,11 +153,9 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
       const backoff = call.backoff;
       if (backoff) {
         call.backoff = undefined;
-        if (backoff.id === endpoint.deployment.id && backoff.waitMs > 0) {
-          const leftMs = call.deadline - now();
-          // a rate limit that asks for longer than the call has left fails now, with its retryAfterMs
-          if (backoff.waitMs > leftMs && RateLimitError.isInstance(backoff.error)) throw backoff.error;
-          await sleep(Math.min(backoff.waitMs, Math.max(0, leftMs)), call.signal);
+        // a cooling deployment picked again has waited out its retry-after already
+        if (backoff.id === endpoint.deployment.id && backoff.waitMs > 0 && !backoff.cooling) {
+          await waitOut(backoff, call, now());
           continue; // the world moved while waiting: choose again
         }
       }
@@ -187,6 +197,16 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
       }
       return next(call);
     };
+}
+
+/**
+ * Waits a planned backoff, bounded by the call's deadline; a rate limit that asks for longer than the
+ * call has left fails now, with its retryAfterMs.
+ */
+async function waitOut<T>(backoff: Backoff, call: Call<T>, now: number): Promise<void> {
+  const leftMs = call.deadline - now;
+  if (backoff.waitMs > leftMs && RateLimitError.isInstance(backoff.error)) throw backoff.error;
+  await sleep(Math.min(backoff.waitMs, Math.max(0, leftMs)), call.signal);
 }
 
 /** How one call chooses in its group: fixed for the call. */

@@ -3,6 +3,7 @@ import type { MockToolCall } from '../mock-behavior.js';
 import { DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
 import { driveStream, sseFrame } from '../stream-driver.js';
 import type { MockExchange, MockFormat } from './format.js';
+import { ANTHROPIC_PREFILL_REFUSAL, anthropicPrefillProblem, assistantPrefill } from './prefill.js';
 
 /** The signature of mock thinking blocks when a behavior sets `reasoning` but no `signature`. */
 export const MOCK_THINKING_SIGNATURE = 'EqQBCgIYAhIMmock+thinking+signature==';
@@ -181,6 +182,7 @@ function json(ex: MockExchange, status: number, value: unknown, requestId: strin
  */
 export const anthropicFormat: MockFormat = {
   name: 'anthropic',
+  prefill: { of: assistantPrefill, refusal: ANTHROPIC_PREFILL_REFUSAL, problem: anthropicPrefillProblem },
   handles: (method, path) => {
     const clean = cleanPath(path);
     return (

@@ -4,6 +4,7 @@ import type { MockBehavior } from '../mock-behavior.js';
 import { argumentsText, DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
 import { driveStream } from '../stream-driver.js';
 import type { MockExchange, MockFormat } from './format.js';
+import { assistantPrefill, BEDROCK_PREFILL_REFUSAL } from './prefill.js';
 
 const ROUTE = /\/model\/[^/]+\/(converse|converse-stream|invoke)$/;
 
@@ -217,6 +218,7 @@ function invoke(ex: MockExchange): void {
  */
 export const bedrockFormat: MockFormat = {
   name: 'bedrock',
+  prefill: { of: assistantPrefill, refusal: BEDROCK_PREFILL_REFUSAL },
   handles: (method, path) => method === 'POST' && actionOf(path) !== undefined,
   writeError(ex, status) {
     const [type, message] = ERRORS[status] ?? [

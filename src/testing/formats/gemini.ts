@@ -3,6 +3,7 @@ import type { MockBehavior, MockToolCall } from '../mock-behavior.js';
 import { DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
 import { driveStream } from '../stream-driver.js';
 import type { MockExchange, MockFormat } from './format.js';
+import { GEMINI_PREFILL_REFUSAL, geminiPrefill } from './prefill.js';
 
 // Google's canonical status and message per HTTP status (google.rpc.Code)
 const ERRORS: Record<number, { status: string; message: string }> = {
@@ -146,6 +147,7 @@ function embedding(ex: MockExchange, index: number): { values: number[] } {
  */
 export const geminiFormat: MockFormat = {
   name: 'gemini',
+  prefill: { of: geminiPrefill, refusal: GEMINI_PREFILL_REFUSAL },
   handles: (method, path) => method === 'POST' && ROUTE.test(path),
   writeError(ex, status) {
     const known = ERRORS[status] ?? {

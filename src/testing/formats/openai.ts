@@ -4,6 +4,7 @@ import { driveStream, sseFrame } from '../stream-driver.js';
 import type { MockExchange, MockFormat } from './format.js';
 import { bodyOf, chatChunks, chatCompletion, modelOf } from './openai-chat.js';
 import { azurePromptFilteredError, variantOf } from './openai-variants.js';
+import { OPENAI_PREFILL_REFUSAL, openaiPrefill } from './prefill.js';
 
 const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
   400: { type: 'invalid_request_error', code: null },
@@ -116,6 +117,7 @@ function routeOf(path: string) {
  */
 export const openaiFormat: MockFormat = {
   name: 'openai',
+  prefill: { of: openaiPrefill, refusal: OPENAI_PREFILL_REFUSAL },
   handles: (method, path) => method === 'POST' && routeOf(path) !== undefined,
   writeError(ex, status) {
     if (status === 400 && variantOf(ex.behavior).contentFilter === 'prompt') {

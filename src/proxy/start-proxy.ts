@@ -177,6 +177,8 @@ async function serve(
     onError: options.log ?? ((message) => options.logger.warn(message)),
   });
   const calls = new OpenCalls();
+  // aborted when a shutdown cuts the connections left at drain_timeout (drainCalls)
+  const drainCut = new AbortController();
   // other processes of the deployment share the database: stored router_settings and key changes reach
   // this one through the same poll
   const sync = new SettingsSync({
@@ -234,7 +236,7 @@ async function serve(
     spendStats: () => spend.stats(),
     now,
     bodyLimit: settings.maxRequestBodyBytes,
-    disconnectRead: settings.disconnectRead,
+    disconnectRead: { ...settings.disconnectRead, cut: drainCut.signal },
     version,
     observability: {
       log: options.logger,
@@ -264,7 +266,7 @@ async function serve(
     close: () => {
       closing ??= (async () => {
         const startedAt = Date.now();
-        await drainCalls(app, connections, calls, settings.drainTimeoutMs);
+        await drainCalls(app, connections, calls, settings.drainTimeoutMs, drainCut);
         await sync.close();
         const [{ unwritten }] = await Promise.all([
           spend.close({ deadlineMs: flushDeadlineMs(startedAt, settings.drainTimeoutMs, Date.now()) }),

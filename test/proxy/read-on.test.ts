@@ -46,4 +46,26 @@ describe('ReadOn (reading a stream on after its client left)', () => {
     await sleep(50);
     expect(c.stops).toHaveLength(0);
   });
+
+  it('cancels the upstream at once when a shutdown cuts the connections while it reads on', () => {
+    const c = call();
+    const cut = new AbortController();
+    const readOn = new ReadOn(c.abort, { timeoutMs: 60_000, maxBytes: 1_000_000, cut: cut.signal });
+    c.leave();
+    expect(c.stops).toHaveLength(0);
+    cut.abort();
+    expect(c.stops).toHaveLength(1);
+    expect(String(c.stops[0])).toContain('shutting down');
+    readOn.stop();
+  });
+
+  it('does not read on at all for a client cut by a shutdown', () => {
+    const c = call();
+    const cut = new AbortController();
+    const readOn = new ReadOn(c.abort, { timeoutMs: 60_000, maxBytes: 1_000_000, cut: cut.signal });
+    cut.abort();
+    c.leave();
+    expect(c.stops).toHaveLength(1);
+    readOn.stop();
+  });
 });

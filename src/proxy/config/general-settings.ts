@@ -14,6 +14,11 @@ const databaseUrl = z
 export interface DisconnectRead {
   timeoutMs: number;
   maxBytes: number;
+  /**
+   * Aborted when a shutdown cuts the connections left at `drain_timeout`: a stream then stops reading on
+   * at once (and is charged for what was delivered), so its spend row is written before the process exits.
+   */
+  cut?: AbortSignal | undefined;
 }
 
 /** `disconnect_read_timeout` and `disconnect_read_max_kb` left at their defaults. */

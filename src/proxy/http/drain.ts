@@ -12,18 +12,22 @@ const SPEND_FLUSH_MIN_MS = 2000;
  * Stops accepting and waits, at most `timeoutMs`, for the calls in flight: each connection closes as
  * soon as its answer is out (idle ones at once), and each call's spend row is queued. Resolves as soon
  * as the last call ended, without waiting for idle clients. Past `timeoutMs` the connections left are
- * cut, and the calls they carried get a moment to record their rows.
+ * cut (`cut` aborted first, so their streams stop reading on), and the calls they carried get a moment
+ * to record their rows.
  */
 export async function drainCalls(
   app: FastifyInstance,
   connections: ConnectionDrain,
   calls: OpenCalls,
   timeoutMs: number,
+  cut: AbortController,
 ): Promise<void> {
   connections.start();
   // the rows last: a call admitted just before the close still records its own
   const ended = app.close().then(() => calls.settled());
   if (await within(ended, timeoutMs)) return;
+  // streams whose clients are cut must not read on for their usage: their rows are needed now
+  cut.abort();
   app.server.closeAllConnections();
   await within(calls.settled(), CUT_CALLS_GRACE_MS);
 }

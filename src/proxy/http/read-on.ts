@@ -11,6 +11,8 @@ export class ReadOn {
   #bytes = 0;
   #started = false;
   readonly #onGone = () => this.#start();
+  readonly #onCut = () =>
+    this.abort.stopUpstream(new Error('the proxy is shutting down: stopped reading the answer'));
 
   constructor(
     private readonly abort: Pick<CallAbort, 'clientGone' | 'stopUpstream'>,
@@ -34,12 +36,17 @@ export class ReadOn {
   stop(): void {
     clearTimeout(this.#timer);
     this.abort.clientGone.removeEventListener('abort', this.#onGone);
+    this.bound.cut?.removeEventListener('abort', this.#onCut);
   }
 
   #start(): void {
     if (this.#started) return;
     this.#started = true;
-    const { timeoutMs } = this.bound;
+    const { timeoutMs, cut } = this.bound;
+    if (cut) {
+      if (cut.aborted) return this.#onCut();
+      cut.addEventListener('abort', this.#onCut, { once: true });
+    }
     this.#timer = setTimeout(
       () =>
         this.abort.stopUpstream(

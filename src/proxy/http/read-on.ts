@@ -44,7 +44,10 @@ export class ReadOn {
     this.#started = true;
     const { timeoutMs, cut } = this.bound;
     if (cut) {
-      if (cut.aborted) return this.#onCut();
+      if (cut.aborted) {
+        this.#onCut();
+        return;
+      }
       cut.addEventListener('abort', this.#onCut, { once: true });
     }
     this.#timer = setTimeout(

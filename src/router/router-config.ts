@@ -3,24 +3,23 @@ import { buildDeployments } from '../config/build-deployments.js';
 import { destinationsOf } from '../config/callback-setting.js';
 import { checkFallbackNames } from '../config/check-fallbacks.js';
 import { checkMirrorNames } from '../config/check-mirrors.js';
-import { ConfigError } from '../config/config-error.js';
 import { parseSettings } from '../config/parse-settings.js';
+import { DEFAULT_ROUTING_GROUP, routingGroupProblems } from '../config/routing-groups.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
 import type { CooldownSettings } from '../cooldown/cooldown-tracker.js';
 import { readCostMapFile } from '../cost/cost-map-file.js';
 import { unpricedWarning } from '../cost/unpriced-warning.js';
 import type { NoDeploymentsAvailableError } from '../errors/classes.js';
+import { ConfigError } from '../errors/config-error.js';
 import type { RouterError } from '../errors/router-error.js';
 import { type Logger, loggerFor } from '../logging/logger.js';
 import { listedFor } from '../policies/fallback-policy.js';
 import { type CustomRoutingStrategy, customStrategy } from '../strategies/custom-strategy.js';
 import { STRATEGIES } from '../strategies/index.js';
-import { DEFAULT_ROUTING_GROUP, routingGroupProblems } from '../strategies/routing-groups.js';
 import type { RoutingStrategy, StrategyArgs } from '../strategies/strategy.js';
 import type { DeploymentConfig, DeploymentEntry, ModelGroup } from '../types/index.js';
 import { compose, type Handler, type Layer } from './call.js';
 import { DeploymentRegistry } from './deployment-registry.js';
-import { latencyWindowsOf } from './latency-window.js';
 import { attemptLayer } from './layers/attempt.js';
 import { cacheLayer } from './layers/cache.js';
 import { fallbacksLayer } from './layers/fallbacks.js';
@@ -275,7 +274,7 @@ export function buildRouterConfig(
             },
             {
               now: runtime.now,
-              latencies: latencyWindowsOf(runtime),
+              latencies: runtime.latencies,
               onHedge: (group) => runtime.metrics.hedge(group),
             },
           ),

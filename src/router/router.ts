@@ -2,10 +2,10 @@ import { inspect } from 'node:util';
 import { EventEmitter } from 'eventemitter3';
 import { requestedRegion } from '../checks/region.js';
 import { destinationsOf, loggersOf } from '../config/callback-setting.js';
-import { ConfigError } from '../config/config-error.js';
 import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
+import { ConfigError } from '../errors/config-error.js';
 import type { CallWarning } from '../providers/shared/provider-adapter.js';
 import { redisOptionsFromSettings, type StoreSettings, sameStoreSettings } from '../stores/store-settings.js';
 import type { CustomRoutingStrategy } from '../strategies/custom-strategy.js';
@@ -29,6 +29,7 @@ import type { CallControl, ChatResult } from './call-control.js';
 import { completedResult, streamResult } from './call-results.js';
 import type { ChatCompletionStream } from './chat-stream.js';
 import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
+import { emitSafely } from './emit-safely.js';
 import type { OpenedStream } from './executor.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
 import { noDeploymentsError } from './no-deployments.js';
@@ -103,7 +104,7 @@ export class Router extends EventEmitter<RouterEvents> {
         });
         this.#runtime.metrics.fallback(from, to);
         // a continuation's moves are one event, told by the stream that resumed (`resumed: true`)
-        if (!resumed) this.#emitSafely('fallback', { from, to, error });
+        if (!resumed) emitSafely(this, 'fallback', () => ({ from, to, error }));
       },
     };
     try {
@@ -381,24 +382,12 @@ export class Router extends EventEmitter<RouterEvents> {
     return resumeDeps(this.#config.settings.stream_resume_max, this.#runtime, control?.signal, {
       start: (next) => this.#call('chat', next, control, true, asyncEntry, this.#runtime.runs.chatStream),
       handler: (next) => this.#handler(next),
-      emit: (event) => this.#emitSafely('fallback', event),
+      emit: (event) => emitSafely(this, 'fallback', () => event),
     });
   }
 
   readonly #onWarning = (warning: CallWarning): void => {
     this.#config.logger.warn(warning.message, { code: warning.code });
-    this.#emitSafely('warning', warning);
+    emitSafely(this, 'warning', () => warning);
   };
-
-  #emitSafely<E extends 'cooldown' | 'fallback' | 'warning'>(
-    name: E,
-    event: Parameters<RouterEvents[E]>[0],
-  ): void {
-    if (this.listenerCount(name) === 0) return;
-    try {
-      (this.emit as (n: string, e: unknown) => boolean)(name, event);
-    } catch {
-      // a listener's failure never changes a call
-    }
-  }
 }

@@ -23,7 +23,9 @@ import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/
 import type { ModelGroup } from '../types/index.js';
 import type { Call } from './call.js';
 import { CallObserver } from './call-observer.js';
+import { emitSafely } from './emit-safely.js';
 import { Executor, type ExecutorRuns, executorRuns } from './executor.js';
+import type { LatencyWindows } from './latency-window.js';
 import { recordAttemptSpan } from './observability/attempt-span.js';
 import { RouterMetrics } from './observability/router-metrics.js';
 import { OutcomeChannel } from './outcomes.js';
@@ -126,6 +128,8 @@ export class RouterRuntime {
   /** Whether the store may be shared with other routers (given, or built on Redis). */
   readonly #shared: boolean;
   #answers: { key: string; store: AnswerStore } | undefined;
+  /** Observed latencies per group, for `hedge_after: "p95"`: kept across settings changes. */
+  readonly latencies: LatencyWindows = new Map();
   /** Identical cache misses in flight. */
   readonly flights = new Flights();
   // streams returned but dropped unread: their slot comes back when they are collected
@@ -149,14 +153,7 @@ export class RouterRuntime {
     this.#alerter = new Alerter({
       settings: () => this.#current?.().settings.alerting_config,
       logger: () => this.#current?.().logger ?? silentLogger,
-      emit: (alert) => {
-        if (emitter.listenerCount('alert') === 0) return;
-        try {
-          emitter.emit('alert', alert);
-        } catch {
-          // a listener's failure never changes a call
-        }
-      },
+      emit: (alert) => emitSafely(emitter, 'alert', () => alert),
       secrets: () => this.providers.secrets(),
     });
     this.tracker = new CooldownTracker({
@@ -168,12 +165,7 @@ export class RouterRuntime {
           `deployment ${event.model_id} (${event.model_group}) cooled for ${event.cooldown_time} s after a ${event.status}`,
           { ...event },
         );
-        if (emitter.listenerCount('cooldown') === 0) return;
-        try {
-          emitter.emit('cooldown', event);
-        } catch {
-          // a listener's failure never changes a call
-        }
+        emitSafely(emitter, 'cooldown', () => event);
       },
     });
   }
@@ -206,12 +198,7 @@ export class RouterRuntime {
         this.#current?.().logger.warn(
           `shared store failed (${reason}); serving on this router's own state until it answers again`,
         );
-        if (emitter.listenerCount('error') === 0) return;
-        try {
-          emitter.emit('error', { source: 'store', error });
-        } catch {
-          // a listener's failure never changes a call
-        }
+        emitSafely(emitter, 'error', () => ({ source: 'store', error }));
       },
       recovered: (downMs) =>
         this.#current?.().logger.info(
@@ -347,7 +334,10 @@ export class RouterRuntime {
   /** A call failed for good (after its retries and fallbacks): one `llm_exception` alert when alerting is on. */
   callFailed(call: Call<unknown>, error: unknown): void {
     const alerting = this.#current?.().settings.alerting_config;
-    const alert = alerting && failedCallAlert(call, error, this.now());
+    if (!alerting) return;
+    const { model, stream, signal, attempts, failures, startMs } = call;
+    const facts = { model, group: call.group.name, stream, signal, attempts, failures, startMs };
+    const alert = failedCallAlert(facts, error, this.now());
     if (alert)
       this.#alerter.raise(alert, [call.endpoint?.target.apiKey, ...(call.endpoint?.target.secrets ?? [])]);
   }

@@ -1,6 +1,6 @@
-import { didYouMean } from '../config/did-you-mean.js';
 import { BadRequestError, PermissionDeniedError } from '../errors/classes.js';
 import type { CallOptions, CallWarning } from '../providers/shared/provider-adapter.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import type { Endpoint, ModelGroup, RouterRequestFields } from '../types/index.js';
 import type { Call } from './call.js';
 import { providerBody } from './request-fields.js';

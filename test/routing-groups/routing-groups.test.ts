@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { InternalServerError, Router, type RouterSettings, type RoutingStrategy } from '../../src/index.js';
 import { type MockProvider, seededRandom, startMockProvider } from '../../src/testing/index.js';
 import { deployment, USER } from '../helpers.js';

@@ -5,12 +5,15 @@ import { Alerter } from '../alerting/alerter.js';
 import { failedCallAlert, outcomeAlert } from '../alerting/call-alerts.js';
 import { type AnswerStore, Flights, memoryAnswers, storeAnswers } from '../cache/response-cache.js';
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
+import { requestedRegion } from '../checks/region.js';
 import { UsageCounters } from '../checks/usage-counters.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
+import type { NoDeploymentsAvailableError } from '../errors/classes.js';
+import type { RouterError } from '../errors/router-error.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
 import { HttpClient } from '../providers/shared/http-client.js';
-import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
+import type { CallWarning, ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import { createProviderRuntime, type OwnedProviderRuntime } from '../providers/shared/provider-runtime.js';
 import { CallRecords } from '../records/call-records.js';
 import { DeadlineQueue } from '../shared/deadline-queue.js';
@@ -26,6 +29,7 @@ import { CallObserver } from './call-observer.js';
 import { emitSafely } from './emit-safely.js';
 import { Executor, type ExecutorRuns, executorRuns } from './executor.js';
 import type { LatencyWindows } from './latency-window.js';
+import { noDeploymentsError } from './no-deployments.js';
 import { recordAttemptSpan } from './observability/attempt-span.js';
 import { RouterMetrics } from './observability/router-metrics.js';
 import { OutcomeChannel } from './outcomes.js';
@@ -124,6 +128,7 @@ export class RouterRuntime {
   /** Deployments (by model_id) already named in the unpriced warning: each is named once per router. */
   readonly unpricedWarned = new Set<string>();
   readonly #alerter: Alerter;
+  readonly #emitter: EventEmitter<RouterEvents>;
   #current: (() => CurrentConfig) | undefined;
   /** Whether the store may be shared with other routers (given, or built on Redis). */
   readonly #shared: boolean;
@@ -136,6 +141,7 @@ export class RouterRuntime {
   readonly #abandoned = new FinalizationRegistry<() => void>((release) => release());
 
   constructor(deps: RouterDependencies, settings: RuntimeSettings, emitter: EventEmitter<RouterEvents>) {
+    this.#emitter = emitter;
     this.random = deps.random ?? Math.random;
     this.now = deps.now ?? Date.now;
     this.env = deps.env ?? process.env;
@@ -330,6 +336,45 @@ export class RouterRuntime {
       );
     });
   }
+
+  /** Emits a router event when someone listens (`emitSafely`). */
+  emit<E extends keyof RouterEvents>(name: E, event: () => Parameters<RouterEvents[E]>[0]): void {
+    emitSafely(this.#emitter, name, event);
+  }
+
+  /**
+   * The contract's "no deployments" error for a group (CONTRACT 2.5): try again in `seconds` when the
+   * caller knows better (per-minute limits), else when its first deployment's cooldown ends.
+   */
+  noDeployments(
+    group: ModelGroup,
+    request: Readonly<Record<string, unknown>>,
+    preCallChecks: boolean,
+    seconds?: number,
+  ): NoDeploymentsAvailableError {
+    const wait = seconds ?? this.tracker.secondsUntilAvailable(group.ids, this.now());
+    return noDeploymentsError(group.name, wait, preCallChecks, requestedRegion(request));
+  }
+
+  /**
+   * A call moved to a fallback group: logged, counted, and emitted as `fallback`, except a broken
+   * stream's continuation (`resumed`), whose moves the resumed stream tells as one event.
+   */
+  fellBack(from: string, to: string, error: RouterError, resumed: boolean): void {
+    this.#current?.().logger.info(`falling back from ${from} to ${to}: ${error.message}`, {
+      from,
+      to,
+      status: error.status,
+    });
+    this.metrics.fallback(from, to);
+    if (!resumed) this.emit('fallback', () => ({ from, to, error }));
+  }
+
+  /** What a call skipped without failing (a malformed stream event): logged and emitted as `warning`. */
+  readonly warn = (warning: CallWarning): void => {
+    this.#current?.().logger.warn(warning.message, { code: warning.code });
+    this.emit('warning', () => warning);
+  };
 
   /** A call failed for good (after its retries and fallbacks): one `llm_exception` alert when alerting is on. */
   callFailed(call: Call<unknown>, error: unknown): void {

@@ -5,9 +5,9 @@
 
 export type { CallbackKwargs, LoggedSvcParams, LoggerCallback } from './callbacks/logger-callback.js';
 export type { CallbackSettingInput, DestinationEntryInput } from './config/callback-setting.js';
-export { ConfigError } from './config/config-error.js';
 export type { ResolvedSettings, RouterSettings } from './config/settings-schema.js';
 export { lookupModelPrice, type ModelPrice } from './cost/lookup.js';
+export { ConfigError } from './errors/config-error.js';
 export * from './errors/index.js';
 export { type LogFields, type Logger, type LogLevel, silentLogger } from './logging/logger.js';
 export { createProviderRegistry, type ProviderRegistry } from './providers/registry.js';

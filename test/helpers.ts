@@ -1,5 +1,6 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { DeploymentConfig } from '../src/index.js';
-import { type MockProvider, startMockProvider } from '../src/testing/index.js';
+import { type MockProvider, type MockProviderOptions, startMockProvider } from '../src/testing/index.js';
 
 export const USER = [{ role: 'user' as const, content: 'hello' }];
 
@@ -22,7 +23,26 @@ export function deployment(
   };
 }
 
-/** Starts a mock provider for a test file and closes it after. */
-export async function useMock(): Promise<MockProvider> {
-  return startMockProvider();
+/**
+ * The mock provider of a test file (or of the describe block it is called in): started before its
+ * tests, its behaviors reset before each test, closed after. Read it inside tests and hooks only.
+ *
+ * @example
+ * const mock = useMock();
+ * it('answers', async () => { mock.setBehavior('a', { status: 500 }); ... });
+ */
+export function useMock(options?: MockProviderOptions): MockProvider {
+  let started: MockProvider | undefined;
+  beforeAll(async () => {
+    started = await startMockProvider(options);
+  });
+  beforeEach(() => started?.reset());
+  afterAll(() => started?.close());
+  return new Proxy({} as MockProvider, {
+    get(_, key) {
+      if (!started) throw new Error('useMock(): the mock starts in beforeAll; read it inside a test or hook');
+      const value = Reflect.get(started, key);
+      return typeof value === 'function' ? value.bind(started) : value;
+    },
+  });
 }

@@ -1,9 +1,33 @@
 import { isRequestFault } from '../errors/request-fault.js';
 import { RouterError } from '../errors/router-error.js';
-import type { Call } from '../router/call.js';
-import type { AttemptOutcome } from '../router/outcomes.js';
 import { type AlertEvent, type AlertingSettings, DEFAULT_ALERTING_THRESHOLD_S } from './alert.js';
 import { llmException, slowResponse } from './detect.js';
+
+/** What an alert reads of an attempt's outcome (the router's `AttemptOutcome` is one). */
+export interface AlertedAttempt {
+  readonly kind: string;
+  readonly endpoint: { readonly deployment: { readonly id: string; readonly modelName: string } };
+  readonly request: Readonly<Record<string, unknown>>;
+  readonly stream: boolean;
+  readonly endMs: number;
+  readonly callStartMs: number;
+  readonly firstMs?: number | undefined;
+  readonly error?: RouterError | undefined;
+  readonly attempts: number;
+  readonly failures: readonly RouterError[];
+}
+
+/** What an alert reads of a call that failed for good. */
+export interface AlertedCall {
+  readonly model: string;
+  /** The group tried last. */
+  readonly group: string;
+  readonly stream: boolean;
+  readonly signal: AbortSignal | undefined;
+  readonly attempts: number;
+  readonly failures: readonly RouterError[];
+  readonly startMs: number;
+}
 
 /**
  * The alert an attempt's outcome raises, if any. Only an attempt that produced the caller's result
@@ -12,7 +36,7 @@ import { llmException, slowResponse } from './detect.js';
  * result belong to their call, which raises at most one alert when it fails for good.
  */
 export function outcomeAlert(
-  o: AttemptOutcome,
+  o: AlertedAttempt,
   settings: AlertingSettings,
   time: number,
 ): AlertEvent | undefined {
@@ -44,11 +68,11 @@ export function outcomeAlert(
  * undefined when the failure says nothing about the models: the caller aborted, or the request could
  * not be sent at all.
  */
-export function failedCallAlert(call: Call<unknown>, error: unknown, time: number): AlertEvent | undefined {
+export function failedCallAlert(call: AlertedCall, error: unknown, time: number): AlertEvent | undefined {
   if (!RouterError.isInstance(error) || call.signal?.aborted || isRequestFault(error)) return undefined;
   const facts = {
     model: call.model,
-    group: call.group.name,
+    group: call.group,
     modelId: error.modelId ?? call.failures.at(-1)?.modelId ?? null,
     stream: call.stream,
     attempts: call.attempts,

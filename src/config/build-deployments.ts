@@ -1,11 +1,11 @@
 import { defineMaskedInspect } from '../callbacks/mask-key.js';
 import type { UserCostMap } from '../cost/cost-map-file.js';
 import { deploymentCost } from '../cost/deployment-cost.js';
+import { ConfigError } from '../errors/config-error.js';
 import { missingApiKey } from '../providers/build-target.js';
 import { BUILT_IN_PROVIDERS, type ProviderRegistry } from '../providers/registry.js';
+import { closestMatch, didYouMean } from '../shared/did-you-mean.js';
 import type { Deployment, DeploymentConfig, DeploymentEntry } from '../types/index.js';
-import { ConfigError } from './config-error.js';
-import { closestMatch, didYouMean } from './did-you-mean.js';
 import { deploymentHash } from './model-id.js';
 import {
   DEPLOYMENT_KEYS,

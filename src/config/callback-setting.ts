@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { LoggerCallback } from '../callbacks/logger-callback.js';
 import type { RecordDestination } from '../records/destination.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { httpUrl } from './http-url.js';
 import { litellmCallbacksMessage, litellmEquivalent } from './litellm-callbacks.js';
 import { positiveSeconds } from './time-bounds.js';

@@ -1,5 +1,5 @@
-import { ConfigError } from './config-error.js';
-import { didYouMean } from './did-you-mean.js';
+import { ConfigError } from '../errors/config-error.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import type { ResolvedSettings } from './settings-schema.js';
 
 /**

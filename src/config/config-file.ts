@@ -1,12 +1,12 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
+import { ConfigError } from '../errors/config-error.js';
 import { createProviderRegistry } from '../providers/registry.js';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import type { DeploymentConfig } from '../types/index.js';
 import { buildDeployments } from './build-deployments.js';
 import { withFilePathsFrom } from './callback-setting.js';
-import { ConfigError } from './config-error.js';
-import { didYouMean } from './did-you-mean.js';
 import { parseSettings } from './parse-settings.js';
 import { parseWithEnv } from './parse-with-env.js';
 import { readConfigSource } from './read-config-source.js';

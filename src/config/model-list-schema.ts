@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { PROVIDER_PREFIXES } from '../types/provider.js';
-import { didYouMean } from './did-you-mean.js';
 import { positiveSeconds, seconds } from './time-bounds.js';
 
 /**

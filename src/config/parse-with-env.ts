@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import { type EnvReference, resolveEnvReferences } from './resolve-env.js';
 import { schemaKeysAt } from './schema-keys.js';
 import { zodProblems } from './zod-problems.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 
 /** A config as read: its object, the file it came from (if any) and the directory paths resolve against. */
 export interface ConfigSource {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { portProblem, redisUrlProblem } from '../stores/redis-options.js';
 import { namespaceProblem } from '../stores/store-keys.js';
 import { callbackSetting } from './callback-setting.js';
-import { didYouMean } from './did-you-mean.js';
 import { httpUrl } from './http-url.js';
 import { svcParamsSchema } from './model-list-schema.js';
 import { positiveSeconds, seconds } from './time-bounds.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigError } from './config-error.js';
-import { didYouMean } from './did-you-mean.js';
+import { ConfigError } from '../errors/config-error.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { litellmCallbacksMessage } from './litellm-callbacks.js';
 import { parseWithEnv } from './parse-with-env.js';
 import { routerSettingsSchema, SETTING_NAMES } from './settings-schema.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { pathOf } from './config-path.js';
-import { didYouMean } from './did-you-mean.js';
 import { type EnvReference, referenceAt } from './resolve-env.js';
 
 function describeValue(value: unknown): string {

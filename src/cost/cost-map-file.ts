@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../config/config-error.js';
-import { closestMatch, didYouMean } from '../config/did-you-mean.js';
+import { ConfigError } from '../errors/config-error.js';
+import { closestMatch, didYouMean } from '../shared/did-you-mean.js';
 import { isCatalogProvider, type ModelRef, refOf } from './catalog-ids.js';
 
 const price = z.number().nonnegative().optional();

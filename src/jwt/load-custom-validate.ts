@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import type { CustomValidate } from './settings-schema.js';
 
 const problem = (message: string) => new ConfigError('JWT auth settings', [`custom_validate: ${message}`]);

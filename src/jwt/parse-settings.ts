@@ -1,5 +1,5 @@
-import { ConfigError } from '../config/config-error.js';
 import { parseWithEnv } from '../config/parse-with-env.js';
+import { ConfigError } from '../errors/config-error.js';
 import {
   JWT_SETTING_NAMES,
   type JwtAuthSettings,

@@ -1,4 +1,4 @@
-import { closestMatch } from '../config/did-you-mean.js';
+import { closestMatch } from '../shared/did-you-mean.js';
 import { normalizePath } from './path.js';
 import { isRouteGroupName, ROUTE_GROUP_NAMES, ROUTE_GROUPS } from './route-groups.js';
 

@@ -1,7 +1,7 @@
-import { ConfigError } from '../config/config-error.js';
-import { didYouMean } from '../config/did-you-mean.js';
 import { BadRequestError } from '../errors/classes.js';
 import { isRouterErrorCode } from '../errors/codes.js';
+import { ConfigError } from '../errors/config-error.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import type { ProviderName } from '../types/index.js';
 import { anthropicAdapter } from './anthropic/adapter.js';
 import { azureAdapter } from './azure/adapter.js';

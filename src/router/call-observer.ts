@@ -4,6 +4,7 @@ import type { CallbackKwargs, LoggerCallback } from '../callbacks/logger-callbac
 import { maskKey } from '../callbacks/mask-key.js';
 import type { RouterError } from '../errors/router-error.js';
 import type { Endpoint, Usage } from '../types/index.js';
+import { emitSafely } from './emit-safely.js';
 import type { CallbackErrorEvent, RouterEvents } from './router-events.js';
 
 function metadataOf(
@@ -52,8 +53,10 @@ export class CallObserver {
 
   succeeded(record: AttemptRecord, response: unknown, cost: number, attempts: number): void {
     const { endpoint, request } = record;
-    if (this.emitter.listenerCount('success') > 0) {
-      this.#emit('success', {
+    emitSafely(
+      this.emitter,
+      'success',
+      () => ({
         model: String(request.model),
         model_group: endpoint.deployment.modelName,
         model_id: endpoint.deployment.id,
@@ -66,15 +69,18 @@ export class CallObserver {
         cache_hit: record.cacheHit ?? false,
         time_to_first_token_ms:
           record.stream && record.firstMs !== undefined ? record.firstMs - record.startMs : null,
-      });
-    }
+      }),
+      (e) => this.#reportCallbackError('success', e),
+    );
     if (this.callbacks.length > 0) this.#callback('logSuccessEvent', record, response, cost);
   }
 
   failed(record: AttemptRecord, error: RouterError): void {
     const { endpoint, request } = record;
-    if (this.emitter.listenerCount('failure') > 0) {
-      this.#emit('failure', {
+    emitSafely(
+      this.emitter,
+      'failure',
+      () => ({
         model: String(request.model),
         model_group: endpoint.deployment.modelName,
         model_id: endpoint.deployment.id,
@@ -82,17 +88,10 @@ export class CallObserver {
         latency_ms: record.endMs - record.startMs,
         error,
         stream: record.stream,
-      });
-    }
+      }),
+      (e) => this.#reportCallbackError('failure', e),
+    );
     if (this.callbacks.length > 0) this.#callback('logFailureEvent', record, null, 0, error);
-  }
-
-  #emit<E extends 'success' | 'failure'>(name: E, event: Parameters<RouterEvents[E]>[0]): void {
-    try {
-      (this.emitter.emit as (n: string, e: unknown) => boolean)(name, event);
-    } catch (error) {
-      this.#reportCallbackError(name, error);
-    }
   }
 
   #callback(
@@ -148,11 +147,7 @@ export class CallObserver {
   }
 
   #reportCallbackError(source: CallbackErrorEvent['source'], error: unknown): void {
-    if (this.emitter.listenerCount('callback_error') === 0) return;
-    try {
-      this.emitter.emit('callback_error', { source, error });
-    } catch {
-      // a listener of the error report itself failed: nothing left to tell
-    }
+    // a listener of the error report itself that fails: nothing left to tell
+    emitSafely(this.emitter, 'callback_error', () => ({ source, error }));
   }
 }

@@ -1,5 +1,6 @@
 import type { CacheKind } from '../cache/cache-key.js';
 import { RouterError } from '../errors/router-error.js';
+import type { CallOptions } from '../providers/shared/provider-adapter.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { Endpoint, ModelGroup, Tier, Usage } from '../types/index.js';
 import type { CallTrace } from './observability/call-trace.js';
@@ -29,11 +30,16 @@ export interface Call<T> {
   readonly deadline: number;
   /** When the caller made the call, on the router's clock: what alerts measure durations from. */
   readonly startMs: number;
-  /**
-   * Runs one attempt on one endpoint (the executor). `signal` aborts it: the caller's, or a hedge's own
-   * (an attempt that lost a race).
-   */
-  readonly run: (endpoint: Endpoint, signal: AbortSignal | undefined) => Promise<T>;
+  /** The executor's operation this call runs on the endpoint each attempt chose (`execute` calls it). */
+  readonly operation: Operation<T>;
+  /** What is sent upstream: the request without the router's own fields. */
+  readonly body: object;
+  /** The request's own `timeout` (ms), over each endpoint's. */
+  readonly timeoutMs: number | undefined;
+  /** `drop_params`: the request's, else the router's. */
+  readonly dropParams: boolean;
+  /** The request's `mock_response`, over a deployment's. */
+  readonly mockResponse: string | undefined;
   /** Upstream attempts made so far. */
   attempts: number;
   /** Every failed attempt's error, oldest first. */
@@ -65,6 +71,14 @@ export interface Call<T> {
   /** The call's span, set by the trace layer when an OpenTelemetry SDK records it. */
   trace: CallTrace | undefined;
 }
+
+/** One of the executor's operations (chat, a chat stream, embeddings, ...) as the execute layer runs it. */
+export type Operation<T> = (
+  endpoint: Endpoint,
+  body: object,
+  options: CallOptions,
+  mock: string | undefined,
+) => Promise<T>;
 
 /** A wait the retry layer planned before a deployment that just failed is tried again. */
 export interface Backoff {

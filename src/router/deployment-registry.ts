@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { parallelLimitOf } from '../checks/parallel-limit.js';
 import { buildDeployment, type ModelListRules, modelListRules } from '../config/build-deployments.js';
-import { ConfigError } from '../config/config-error.js';
 import type { UserCostMap } from '../cost/cost-map-file.js';
+import { ConfigError } from '../errors/config-error.js';
 import { buildTarget } from '../providers/build-target.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Deployment, Endpoint, ModelGroup, Tier } from '../types/index.js';

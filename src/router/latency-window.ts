@@ -46,17 +46,3 @@ export class LatencyWindow {
 
 /** Latency windows by group name, held for a router's lifetime (they survive settings changes). */
 export type LatencyWindows = Map<string, LatencyWindow>;
-
-const byOwner = new WeakMap<object, LatencyWindows>();
-
-/**
- * The latency windows kept for `owner` (the router's runtime): built on first use, collected with it.
- */
-export function latencyWindowsOf(owner: object): LatencyWindows {
-  let windows = byOwner.get(owner);
-  if (!windows) {
-    windows = new Map();
-    byOwner.set(owner, windows);
-  }
-  return windows;
-}

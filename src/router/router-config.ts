@@ -1,39 +1,24 @@
 import { hasMinuteLimits } from '../checks/minute-limits.js';
 import { buildDeployments } from '../config/build-deployments.js';
-import { destinationsOf } from '../config/callback-setting.js';
 import { checkFallbackNames } from '../config/check-fallbacks.js';
 import { checkMirrorNames } from '../config/check-mirrors.js';
-import { ConfigError } from '../config/config-error.js';
 import { parseSettings } from '../config/parse-settings.js';
+import { DEFAULT_ROUTING_GROUP, routingGroupProblems } from '../config/routing-groups.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
 import type { CooldownSettings } from '../cooldown/cooldown-tracker.js';
 import { readCostMapFile } from '../cost/cost-map-file.js';
 import { unpricedWarning } from '../cost/unpriced-warning.js';
-import type { NoDeploymentsAvailableError } from '../errors/classes.js';
-import type { RouterError } from '../errors/router-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import { type Logger, loggerFor } from '../logging/logger.js';
 import { listedFor } from '../policies/fallback-policy.js';
 import { type CustomRoutingStrategy, customStrategy } from '../strategies/custom-strategy.js';
 import { STRATEGIES } from '../strategies/index.js';
-import { DEFAULT_ROUTING_GROUP, routingGroupProblems } from '../strategies/routing-groups.js';
 import type { RoutingStrategy, StrategyArgs } from '../strategies/strategy.js';
 import type { DeploymentConfig, DeploymentEntry, ModelGroup } from '../types/index.js';
-import { compose, type Handler, type Layer } from './call.js';
+import type { Handler } from './call.js';
+import { composeCallPath } from './call-path.js';
 import { DeploymentRegistry } from './deployment-registry.js';
-import { latencyWindowsOf } from './latency-window.js';
-import { attemptLayer } from './layers/attempt.js';
-import { cacheLayer } from './layers/cache.js';
-import { fallbacksLayer } from './layers/fallbacks.js';
-import { hedgeLayer } from './layers/hedge.js';
-import { type MirrorRule, mirrorLayer } from './layers/mirror.js';
-import { mockFaultsLayer } from './layers/mock-faults.js';
-import { preCallChecksLayer } from './layers/pre-call-checks.js';
-import { pricedOnlyLayer } from './layers/priced-only.js';
-import { recordsLayer } from './layers/records.js';
-import { retryLayer } from './layers/retry.js';
-import { selectLayer } from './layers/select.js';
-import { tiersLayer } from './layers/tiers.js';
-import { traceLayer } from './layers/trace.js';
+import type { MirrorRule } from './layers/mirror.js';
 import type { RouterRuntime } from './runtime.js';
 
 /**
@@ -50,24 +35,10 @@ export interface RouterConfig {
   readonly cooldown: CooldownSettings;
   /** Where the router logs under these settings. */
   readonly logger: Logger;
-  /** The call path; with the fallbacks layer when fallbacks are configured. */
+  /** The call path (call-path.ts): the layers these settings turn on, around `execute`. */
   readonly handler: Handler;
-  /** The call path with the fallbacks layer, for requests that name their own `fallbacks`. */
-  readonly handlerWithFallbacks: Handler;
   /** Whether calls of a group, chosen by this strategy, count their requests and tokens per minute. */
   countsUsage(group: ModelGroup, strategy: RoutingStrategy | undefined): boolean;
-}
-
-export interface ConfigHooks {
-  /** `seconds`: when to try again, when known better than from the cooldowns (per-minute limits). */
-  noDeployments(
-    config: RouterConfig,
-    group: ModelGroup,
-    request: Readonly<Record<string, unknown>>,
-    seconds?: number,
-  ): NoDeploymentsAvailableError;
-  /** `resumed`: a move made for a broken stream's continuation (`stream_resume`). */
-  onFallback(from: string, to: string, error: RouterError, resumed: boolean): void;
 }
 
 function isRoutingStrategy(value: unknown): value is RoutingStrategy {
@@ -173,7 +144,7 @@ function mirrorRules(settings: ResolvedSettings, registry: DeploymentRegistry): 
 
 /**
  * Validates the model list and settings and builds the config: deployments, groups, the strategies
- * (per routing group) and the call path composed for exactly the features in use. Throws ConfigError
+ * (per routing group) and the call path composed once, for exactly the features in use. Throws ConfigError
  * naming every problem; nothing is half-applied. `rebuildGroups`: the routing groups' strategies start
  * afresh (an update that sets `routing_groups`).
  */
@@ -181,7 +152,6 @@ export function buildRouterConfig(
   deployments: readonly DeploymentConfig[],
   raw: RouterSettings,
   runtime: RouterRuntime,
-  hooks: ConfigHooks,
   rebuildGroups = false,
 ): RouterConfig {
   const settings = parseSettings(raw, runtime.env);
@@ -213,109 +183,23 @@ export function buildRouterConfig(
   checkFallbackNames(settings, registry.groupNames());
   checkMirrorNames(settings, registry.groupNames());
   const routing = routingOf(settings, runtime, rebuildGroups);
-  const config = {} as { -readonly [K in keyof RouterConfig]: RouterConfig[K] };
-  const noDeployments = (group: ModelGroup, request: Readonly<Record<string, unknown>>, seconds?: number) =>
-    hooks.noDeployments(config, group, request, seconds);
-  const { weightedFailover } = routing;
   const countsUsage = usageRule(settings);
-  const usageRead = settings.enable_pre_call_checks || routing.strategies.some((s) => s.needsUsage);
-
-  // outside the rest: mirroring (sees every call), then the response cache
-  const outerLayers: Layer[] = [];
-  if (settings.cache_responses) {
-    const kwargs = settings.cache_kwargs ?? {};
-    outerLayers.push(
-      cacheLayer({
-        answers: runtime.answers(kwargs.max_size ?? 1000, kwargs.max_bytes ?? 64 * 1024 * 1024),
-        flights: runtime.flights,
-        ttl: kwargs.ttl ?? 600,
-        namespace: kwargs.namespace ?? 'svc-cache',
-        cachingGroups: settings.caching_groups,
-        endpointOf: (id) => registry.byId(id),
-        outcomes: runtime.outcomes,
-        now: runtime.now,
-      }),
-    );
-  }
-  const select = selectLayer(
-    {
-      tracker: runtime.tracker,
-      limiter: runtime.limiter,
-      now: runtime.now,
-      strategyFor: routing.strategyFor,
-      noDeployments,
-      ...(usageRead && { usage: { counters: runtime.usage, appliesTo: countsUsage } }),
-    },
-    { limited: registry.limited, weightedFailover },
-  );
-  const attempt = attemptLayer({ outcomes: runtime.outcomes, now: runtime.now });
-  const groupLayers: Layer[] = [mockFaultsLayer];
-  if (settings.enable_pre_call_checks) groupLayers.push(preCallChecksLayer);
-  // after the pre-call checks, whose candidates it narrows
-  if (registry.anyUnbillable) groupLayers.push(pricedOnlyLayer);
-  if (registry.tiered) groupLayers.push(tiersLayer({ noDeployments }));
-  const callLayers: Layer[] = [
-    retryLayer(
-      {
-        numRetries: settings.num_retries,
-        retryPolicy: settings.retry_policy,
-        retryAfterMs: settings.retry_after * 1000,
-        maxFallbacks: settings.max_fallbacks,
-        weightedFailover,
-      },
-      runtime,
-    ),
-    ...(settings.hedge_after === undefined
-      ? []
-      : [
-          hedgeLayer(
-            {
-              after: settings.hedge_after === 'p95' ? 'p95' : settings.hedge_after * 1000,
-              maxHedges: settings.max_hedges,
-            },
-            {
-              now: runtime.now,
-              latencies: latencyWindowsOf(runtime),
-              onHedge: (group) => runtime.metrics.hedge(group),
-            },
-          ),
-        ]),
-    select,
-    attempt,
-  ];
-  const fallbacks = fallbacksLayer({
-    settings: { ...settings, maxFallbacks: settings.max_fallbacks },
-    group: (name) => registry.group(name),
-    onFallback: hooks.onFallback,
-  });
-  const unreachable: Handler = () => Promise.reject(new Error('the call path has no innermost layer'));
   const logger = loggerFor(settings, runtime.injectedLogger, { secrets: () => runtime.providers.secrets() });
   const unpriced = unpricedWarning(built, runtime.unpricedWarned);
   if (unpriced) logger.warn(unpriced.message, unpriced.fields);
-  if (settings.mirrors.length > 0) {
-    outerLayers.unshift(
-      mirrorLayer(mirrorRules(settings, registry), {
-        random: runtime.random,
-        now: runtime.now,
-        path: compose([select, attempt], unreachable),
-        logger: () => logger,
-      }),
-    );
-  }
-  // outermost: the call's span covers mirroring, the cache and every attempt
-  outerLayers.unshift(traceLayer({ tracer: runtime.tracer, now: runtime.now }));
-  // outermost of all: one record per call, whatever happened inside
-  if (destinationsOf(settings.callbacks).length > 0)
-    outerLayers.unshift(recordsLayer({ records: runtime.records, now: runtime.now }));
-  const lean = compose([...outerLayers, ...groupLayers, ...callLayers], unreachable);
-  const withFallbacks = compose([...outerLayers, fallbacks, ...groupLayers, ...callLayers], unreachable);
-  const configured =
-    settings.fallbacks.length > 0 ||
-    settings.context_window_fallbacks.length > 0 ||
-    settings.content_policy_fallbacks.length > 0 ||
-    settings.default_fallbacks.length > 0;
+  const handler = composeCallPath({
+    settings,
+    registry,
+    runtime,
+    logger,
+    strategyFor: routing.strategyFor,
+    weightedFailover: routing.weightedFailover,
+    countsUsage,
+    usageRead: settings.enable_pre_call_checks || routing.strategies.some((s) => s.needsUsage),
+    mirrors: mirrorRules(settings, registry),
+  });
 
-  Object.assign(config, {
+  return Object.freeze({
     settings,
     raw,
     deployments,
@@ -330,9 +214,7 @@ export function buildRouterConfig(
       disabled: settings.disable_cooldowns,
     },
     logger,
-    handler: configured ? withFallbacks : lean,
-    handlerWithFallbacks: withFallbacks,
+    handler,
     countsUsage,
   } satisfies RouterConfig);
-  return Object.freeze(config);
 }

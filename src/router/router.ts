@@ -1,12 +1,10 @@
 import { inspect } from 'node:util';
 import { EventEmitter } from 'eventemitter3';
-import { requestedRegion } from '../checks/region.js';
 import { destinationsOf, loggersOf } from '../config/callback-setting.js';
-import { ConfigError } from '../config/config-error.js';
 import { loadConfigFile } from '../config/config-file.js';
 import { parseSettings } from '../config/parse-settings.js';
 import type { ResolvedSettings, RouterSettings } from '../config/settings-schema.js';
-import type { CallWarning } from '../providers/shared/provider-adapter.js';
+import { ConfigError } from '../errors/config-error.js';
 import { redisOptionsFromSettings, type StoreSettings, sameStoreSettings } from '../stores/store-settings.js';
 import type { CustomRoutingStrategy } from '../strategies/custom-strategy.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
@@ -24,16 +22,15 @@ import type {
   Usage,
   WithHiddenParams,
 } from '../types/index.js';
-import { type Call, type Handler, type Routed, withAttempts } from './call.js';
+import { type Call, type Routed, withAttempts } from './call.js';
 import type { CallControl, ChatResult } from './call-control.js';
 import { completedResult, streamResult } from './call-results.js';
 import type { ChatCompletionStream } from './chat-stream.js';
 import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
 import type { OpenedStream } from './executor.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
-import { noDeploymentsError } from './no-deployments.js';
 import type { RouterMetricsSnapshot } from './observability/router-metrics.js';
-import { buildRouterConfig, type ConfigHooks, type RouterConfig } from './router-config.js';
+import { buildRouterConfig, type RouterConfig } from './router-config.js';
 import type { RouterEvents } from './router-events.js';
 import { type RouterDependencies, RouterRuntime } from './runtime.js';
 import { type RoutableRequest, type Run, startCall } from './start-call.js';
@@ -66,7 +63,6 @@ export class Router extends EventEmitter<RouterEvents> {
   readonly #ownsStore: boolean;
   /** The settings the store was built from. */
   readonly #storeSettings: StoreSettings;
-  readonly #hooks: ConfigHooks;
   #config: RouterConfig;
   #closed = false;
 
@@ -87,25 +83,6 @@ export class Router extends EventEmitter<RouterEvents> {
     );
     this.#storeSettings = initial;
     this.#ownsStore = deps.store === undefined;
-    this.#hooks = {
-      noDeployments: (config, group, request, seconds) =>
-        noDeploymentsError(
-          group.name,
-          seconds ?? this.#runtime.tracker.secondsUntilAvailable(group.ids, this.#runtime.now()),
-          config.settings.enable_pre_call_checks,
-          requestedRegion(request),
-        ),
-      onFallback: (from, to, error, resumed) => {
-        this.#config.logger.info(`falling back from ${from} to ${to}: ${error.message}`, {
-          from,
-          to,
-          status: error.status,
-        });
-        this.#runtime.metrics.fallback(from, to);
-        // a continuation's moves are one event, told by the stream that resumed (`resumed: true`)
-        if (!resumed) this.#emitSafely('fallback', { from, to, error });
-      },
-    };
     try {
       this.#config = this.#build(modelList, settings);
     } catch (error) {
@@ -134,7 +111,7 @@ export class Router extends EventEmitter<RouterEvents> {
   }
 
   #build(deployments: readonly DeploymentConfig[], raw: RouterSettings, rebuildGroups = false): RouterConfig {
-    const config = buildRouterConfig(deployments, raw, this.#runtime, this.#hooks, rebuildGroups);
+    const config = buildRouterConfig(deployments, raw, this.#runtime, rebuildGroups);
     if (!sameStoreSettings(config.settings, this.#storeSettings))
       throw new ConfigError('router settings', [
         'redis_*, cache_kwargs.namespace: the store is built once, with the router; create a new Router to change it',
@@ -303,7 +280,7 @@ export class Router extends EventEmitter<RouterEvents> {
       const call = this.#call('chat', request, control, true, asyncEntry, this.#runtime.runs.chatStream);
       let routed: Routed<OpenedStream>;
       try {
-        routed = await this.#handler(request)(call);
+        routed = await this.#config.handler(call);
       } catch (err) {
         throw this.#failed(call, err);
       }
@@ -315,7 +292,7 @@ export class Router extends EventEmitter<RouterEvents> {
     const call = this.#call('chat', request, control, false, asyncEntry, this.#runtime.runs.chat);
     let routed: Routed<ChatCompletion>;
     try {
-      routed = await this.#handler(request)(call);
+      routed = await this.#config.handler(call);
     } catch (err) {
       throw this.#failed(call, err);
     }
@@ -333,7 +310,7 @@ export class Router extends EventEmitter<RouterEvents> {
     const call = this.#call(kind, request, control, false, asyncEntry, run);
     let routed: Routed<T>;
     try {
-      routed = await this.#handler(request)(call);
+      routed = await this.#config.handler(call);
     } catch (err) {
       throw this.#failed(call, err);
     }
@@ -359,15 +336,8 @@ export class Router extends EventEmitter<RouterEvents> {
       asyncEntry,
       pricedOnly: control?.pricedOnly === true,
       run,
-      onWarning: this.#onWarning,
     };
-    return startCall(start, this.#config, this.#runtime);
-  }
-
-  /** The call path of a request: the one with per-request fallbacks when it names some. */
-  #handler(request: RoutableRequest): Handler {
-    const config = this.#config;
-    return Array.isArray(request.fallbacks) ? config.handlerWithFallbacks : config.handler;
+    return startCall(start, this.#config, this.#runtime.now());
   }
 
   /** Records a call's failure (its attempts, an alert); returns the error to throw. */
@@ -380,25 +350,8 @@ export class Router extends EventEmitter<RouterEvents> {
   #resumeDeps(control: CallControl | undefined, asyncEntry: boolean): ResumeDeps {
     return resumeDeps(this.#config.settings.stream_resume_max, this.#runtime, control?.signal, {
       start: (next) => this.#call('chat', next, control, true, asyncEntry, this.#runtime.runs.chatStream),
-      handler: (next) => this.#handler(next),
-      emit: (event) => this.#emitSafely('fallback', event),
+      handler: () => this.#config.handler,
+      emit: (event) => this.#runtime.emit('fallback', () => event),
     });
-  }
-
-  readonly #onWarning = (warning: CallWarning): void => {
-    this.#config.logger.warn(warning.message, { code: warning.code });
-    this.#emitSafely('warning', warning);
-  };
-
-  #emitSafely<E extends 'cooldown' | 'fallback' | 'warning'>(
-    name: E,
-    event: Parameters<RouterEvents[E]>[0],
-  ): void {
-    if (this.listenerCount(name) === 0) return;
-    try {
-      (this.emit as (n: string, e: unknown) => boolean)(name, event);
-    } catch {
-      // a listener's failure never changes a call
-    }
   }
 }

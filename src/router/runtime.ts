@@ -5,12 +5,15 @@ import { Alerter } from '../alerting/alerter.js';
 import { failedCallAlert, outcomeAlert } from '../alerting/call-alerts.js';
 import { type AnswerStore, Flights, memoryAnswers, storeAnswers } from '../cache/response-cache.js';
 import { ConcurrencyLimiter } from '../checks/concurrency-limiter.js';
+import { requestedRegion } from '../checks/region.js';
 import { UsageCounters } from '../checks/usage-counters.js';
 import { type CooldownSettings, CooldownTracker } from '../cooldown/cooldown-tracker.js';
+import type { NoDeploymentsAvailableError } from '../errors/classes.js';
+import type { RouterError } from '../errors/router-error.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
 import { HttpClient } from '../providers/shared/http-client.js';
-import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
+import type { CallWarning, ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import { createProviderRuntime, type OwnedProviderRuntime } from '../providers/shared/provider-runtime.js';
 import { CallRecords } from '../records/call-records.js';
 import { DeadlineQueue } from '../shared/deadline-queue.js';
@@ -23,7 +26,10 @@ import type { RandomSource, RoutingStrategy, StrategyDeps } from '../strategies/
 import type { ModelGroup } from '../types/index.js';
 import type { Call } from './call.js';
 import { CallObserver } from './call-observer.js';
+import { emitSafely } from './emit-safely.js';
 import { Executor, type ExecutorRuns, executorRuns } from './executor.js';
+import type { LatencyWindows } from './latency-window.js';
+import { noDeploymentsError } from './no-deployments.js';
 import { recordAttemptSpan } from './observability/attempt-span.js';
 import { RouterMetrics } from './observability/router-metrics.js';
 import { OutcomeChannel } from './outcomes.js';
@@ -122,16 +128,20 @@ export class RouterRuntime {
   /** Deployments (by model_id) already named in the unpriced warning: each is named once per router. */
   readonly unpricedWarned = new Set<string>();
   readonly #alerter: Alerter;
+  readonly #emitter: EventEmitter<RouterEvents>;
   #current: (() => CurrentConfig) | undefined;
   /** Whether the store may be shared with other routers (given, or built on Redis). */
   readonly #shared: boolean;
   #answers: { key: string; store: AnswerStore } | undefined;
+  /** Observed latencies per group, for `hedge_after: "p95"`: kept across settings changes. */
+  readonly latencies: LatencyWindows = new Map();
   /** Identical cache misses in flight. */
   readonly flights = new Flights();
   // streams returned but dropped unread: their slot comes back when they are collected
   readonly #abandoned = new FinalizationRegistry<() => void>((release) => release());
 
   constructor(deps: RouterDependencies, settings: RuntimeSettings, emitter: EventEmitter<RouterEvents>) {
+    this.#emitter = emitter;
     this.random = deps.random ?? Math.random;
     this.now = deps.now ?? Date.now;
     this.env = deps.env ?? process.env;
@@ -149,14 +159,7 @@ export class RouterRuntime {
     this.#alerter = new Alerter({
       settings: () => this.#current?.().settings.alerting_config,
       logger: () => this.#current?.().logger ?? silentLogger,
-      emit: (alert) => {
-        if (emitter.listenerCount('alert') === 0) return;
-        try {
-          emitter.emit('alert', alert);
-        } catch {
-          // a listener's failure never changes a call
-        }
-      },
+      emit: (alert) => emitSafely(emitter, 'alert', () => alert),
       secrets: () => this.providers.secrets(),
     });
     this.tracker = new CooldownTracker({
@@ -168,12 +171,7 @@ export class RouterRuntime {
           `deployment ${event.model_id} (${event.model_group}) cooled for ${event.cooldown_time} s after a ${event.status}`,
           { ...event },
         );
-        if (emitter.listenerCount('cooldown') === 0) return;
-        try {
-          emitter.emit('cooldown', event);
-        } catch {
-          // a listener's failure never changes a call
-        }
+        emitSafely(emitter, 'cooldown', () => event);
       },
     });
   }
@@ -206,12 +204,7 @@ export class RouterRuntime {
         this.#current?.().logger.warn(
           `shared store failed (${reason}); serving on this router's own state until it answers again`,
         );
-        if (emitter.listenerCount('error') === 0) return;
-        try {
-          emitter.emit('error', { source: 'store', error });
-        } catch {
-          // a listener's failure never changes a call
-        }
+        emitSafely(emitter, 'error', () => ({ source: 'store', error }));
       },
       recovered: (downMs) =>
         this.#current?.().logger.info(
@@ -344,10 +337,52 @@ export class RouterRuntime {
     });
   }
 
+  /** Emits a router event when someone listens (`emitSafely`). */
+  emit<E extends keyof RouterEvents>(name: E, event: () => Parameters<RouterEvents[E]>[0]): void {
+    emitSafely(this.#emitter, name, event);
+  }
+
+  /**
+   * The contract's "no deployments" error for a group (CONTRACT 2.5): try again in `seconds` when the
+   * caller knows better (per-minute limits), else when its first deployment's cooldown ends.
+   */
+  noDeployments(
+    group: ModelGroup,
+    request: Readonly<Record<string, unknown>>,
+    preCallChecks: boolean,
+    seconds?: number,
+  ): NoDeploymentsAvailableError {
+    const wait = seconds ?? this.tracker.secondsUntilAvailable(group.ids, this.now());
+    return noDeploymentsError(group.name, wait, preCallChecks, requestedRegion(request));
+  }
+
+  /**
+   * A call moved to a fallback group: logged, counted, and emitted as `fallback`, except a broken
+   * stream's continuation (`resumed`), whose moves the resumed stream tells as one event.
+   */
+  fellBack(from: string, to: string, error: RouterError, resumed: boolean): void {
+    this.#current?.().logger.info(`falling back from ${from} to ${to}: ${error.message}`, {
+      from,
+      to,
+      status: error.status,
+    });
+    this.metrics.fallback(from, to);
+    if (!resumed) this.emit('fallback', () => ({ from, to, error }));
+  }
+
+  /** What a call skipped without failing (a malformed stream event): logged and emitted as `warning`. */
+  readonly warn = (warning: CallWarning): void => {
+    this.#current?.().logger.warn(warning.message, { code: warning.code });
+    this.emit('warning', () => warning);
+  };
+
   /** A call failed for good (after its retries and fallbacks): one `llm_exception` alert when alerting is on. */
   callFailed(call: Call<unknown>, error: unknown): void {
     const alerting = this.#current?.().settings.alerting_config;
-    const alert = alerting && failedCallAlert(call, error, this.now());
+    if (!alerting) return;
+    const { model, stream, signal, attempts, failures, startMs } = call;
+    const facts = { model, group: call.group.name, stream, signal, attempts, failures, startMs };
+    const alert = failedCallAlert(facts, error, this.now());
     if (alert)
       this.#alerter.raise(alert, [call.endpoint?.target.apiKey, ...(call.endpoint?.target.secrets ?? [])]);
   }

@@ -1,11 +1,10 @@
-import { didYouMean } from '../config/did-you-mean.js';
 import { BadRequestError, PermissionDeniedError } from '../errors/classes.js';
-import type { CallOptions, CallWarning } from '../providers/shared/provider-adapter.js';
+import type { CallOptions } from '../providers/shared/provider-adapter.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import type { Endpoint, ModelGroup, RouterRequestFields } from '../types/index.js';
-import type { Call } from './call.js';
+import type { Call, Operation } from './call.js';
 import { providerBody } from './request-fields.js';
 import type { RouterConfig } from './router-config.js';
-import type { RouterRuntime } from './runtime.js';
 import type { RequestKind } from './validate-request.js';
 
 /** A request the router can route: a model and the router's own fields. */
@@ -32,7 +31,6 @@ export interface CallStart<B, T> {
   /** `CallControl.pricedOnly`. */
   pricedOnly: boolean;
   run: Run<B, T>;
-  onWarning: (warning: CallWarning) => void;
 }
 
 /**
@@ -68,22 +66,20 @@ function checkAllowed(allowModel: ((model: string) => boolean) | undefined, mode
 
 /**
  * A new call on the group its request names, under this config: the body sent upstream (router
- * fields removed once), the deadline every wait must fit in (the request's `timeout`, else the
- * router's, from now), and the per-attempt options each endpoint's limits give.
+ * fields removed once) and the deadline every wait must fit in (the request's `timeout`, else the
+ * router's, from now).
  */
 export function startCall<B extends RoutableRequest, T>(
   start: CallStart<B, T>,
   config: RouterConfig,
-  runtime: RouterRuntime,
+  now: number,
 ): Call<T> {
-  const { request, stream, run, onWarning } = start;
+  const { request, stream } = start;
   const { settings } = config;
   checkAllowed(start.allowModel, request.model);
   const group = groupFor(config, request.model);
-  const body = providerBody(request);
   const timeoutMs = request.timeout === undefined ? undefined : request.timeout * 1000;
-  const dropParams = request.drop_params ?? settings.drop_params;
-  const startMs = runtime.now();
+  const startMs = now;
   const budgetMs =
     timeoutMs ?? (stream ? (settings.stream_timeout ?? settings.timeout) : settings.timeout) * 1000;
   return {
@@ -98,24 +94,12 @@ export function startCall<B extends RoutableRequest, T>(
     numRetries: request.num_retries,
     deadline: startMs + budgetMs,
     startMs,
-    run: (endpoint, attemptSignal) =>
-      run(
-        endpoint,
-        body,
-        {
-          timeoutMs: timeoutMs ?? endpoint.timeoutMs,
-          streamTimeoutMs: timeoutMs ?? endpoint.streamTimeoutMs,
-          firstTokenTimeoutMs: endpoint.firstTokenTimeoutMs,
-          streamTotalTimeoutMs: endpoint.streamTotalTimeoutMs,
-          maxResponseBytes: settings.max_response_bytes,
-          signal: attemptSignal,
-          dropParams,
-          runtime: runtime.providers,
-          onWarning,
-          deadlines: runtime.deadlines,
-        },
-        request.mock_response ?? endpoint.deployment.params.mock_response,
-      ),
+    // the body was built for this operation: it runs it with nothing else
+    operation: start.run as Operation<T>,
+    body: providerBody(request),
+    timeoutMs,
+    dropParams: request.drop_params ?? settings.drop_params,
+    mockResponse: request.mock_response,
     attempts: 0,
     failures: [],
     excluded: undefined,

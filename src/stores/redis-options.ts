@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import { namespaceProblem } from './store-keys.js';
 
 /** One node of a Redis Cluster to discover the cluster from. */

@@ -1,5 +1,5 @@
-import { ConfigError } from '../config/config-error.js';
 import type { ResolvedSettings } from '../config/settings-schema.js';
+import { ConfigError } from '../errors/config-error.js';
 import type { RedisStoreOptions } from './redis-options.js';
 
 /** The settings that choose the router's store. */

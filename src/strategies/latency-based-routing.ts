@@ -1,6 +1,6 @@
-import { LatencyWindow } from './latency-window.js';
 import { PerList } from './per-list.js';
 import { LowestPicker } from './pick-lowest.js';
+import { SlidingAverage } from './sliding-average.js';
 import type { CallOutcome, RoutingStrategy, StrategyArgs, StrategyDeps } from './strategy.js';
 
 /** `routing_strategy_args.ttl` when unset: the window latencies are averaged over, in seconds. */
@@ -46,11 +46,11 @@ export function latencyBasedRouting(
   const windowMs = (args.ttl ?? DEFAULT_LATENCY_TTL_SECONDS) * 1000;
   const buffer = args.lowest_latency_buffer ?? 0;
   const { random, now, inFlight } = deps;
-  const windows = new Map<string, LatencyWindow>();
-  const windowOf = (id: string): LatencyWindow => {
+  const windows = new Map<string, SlidingAverage>();
+  const windowOf = (id: string): SlidingAverage => {
     let window = windows.get(id);
     if (!window) {
-      window = new LatencyWindow(windowMs);
+      window = new SlidingAverage(windowMs);
       windows.set(id, window);
     }
     return window;
@@ -63,7 +63,7 @@ export function latencyBasedRouting(
   return {
     name: 'latency-based-routing',
     select(candidates) {
-      const bucket = LatencyWindow.bucketOf(now(), windowMs);
+      const bucket = SlidingAverage.bucketOf(now(), windowMs);
       const own = listed.of(candidates);
       // unmeasured and idle: -1, ahead of every average; unmeasured with its trial in flight: skipped
       const chosen = lowest.pick(

@@ -3,7 +3,13 @@
  * deterministic tests, and the contract suites a store or routing strategy must pass (these two need
  * vitest, an optional peer dependency).
  */
-export type { MockExchange, MockFormat, MockPrefill, MockRefusal, MockRequest } from './formats/format.js';
+export type {
+  MockExchange,
+  MockFormat,
+  MockPrefill,
+  MockRefusal,
+  MockRequest,
+} from '../types/mock-format.js';
 export type { MockBehavior, MockStreamOptions, MockToolCall } from './mock-behavior.js';
 export { type MockProvider, type MockProviderOptions, startMockProvider } from './mock-provider.js';
 export { seededRandom } from './seeded-random.js';

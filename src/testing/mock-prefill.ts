@@ -1,4 +1,4 @@
-import type { MockExchange, MockFormat } from './formats/format.js';
+import type { MockExchange, MockFormat } from '../types/mock-format.js';
 import { DEFAULT_CONTENT } from './mock-text.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProviderAdapter } from '../providers/shared/provider-adapter.js';
-import type { MockExchange, MockRequest } from './formats/format.js';
+import type { MockExchange, MockRequest } from '../types/mock-format.js';
 import { FORMATS } from './formats/index.js';
 import { BehaviorTable, extraDelayMs, type MockBehavior, shouldFail } from './mock-behavior.js';
 import { withPrefill } from './mock-prefill.js';

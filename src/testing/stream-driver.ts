@@ -1,4 +1,4 @@
-import type { MockExchange } from './formats/format.js';
+import type { MockExchange } from '../types/mock-format.js';
 import { streamOptions } from './mock-behavior.js';
 
 /** A streamed answer in some wire format: its frames, how it ends, and how it reports an error. */

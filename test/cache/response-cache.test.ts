@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type CallbackKwargs,
   MemoryStore,
@@ -6,15 +6,10 @@ import {
   type RouterSettings,
   type SuccessEvent,
 } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { deployment, USER } from '../resilience/helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const cached = (settings: RouterSettings = {}, deps = {}) =>
   new Router([deployment(mock, 'a')], { cache_responses: true, ...settings }, deps);

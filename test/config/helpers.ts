@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 
 /** The ConfigError `fn` throws (failing the test when it throws anything else, or nothing). */
 export function configErrorOf(fn: () => unknown): ConfigError {

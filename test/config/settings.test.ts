@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
 import { parseSettings } from '../../src/config/parse-settings.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 
 const problemsOf = (fn: () => unknown): string => {
   try {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { loadCustomValidate } from '../../src/jwt/index.js';
 
 const dir = fileURLToPath(new URL('./fixtures/custom-validate', import.meta.url));

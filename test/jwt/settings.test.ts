@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { parseJwtSettings } from '../../src/jwt/parse-settings.js';
 
 const URL_ = 'https://idp.example.com/.well-known/openid-configuration';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ChatCompletionStream,
   ConfigError,
@@ -6,15 +6,11 @@ import {
   Router,
   type RouterSettings,
 } from '../../src/index.js';
-import { type MockProvider, seededRandom, startMockProvider } from '../../src/testing/index.js';
+import { seededRandom } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { ask, deployment, sleep } from '../resilience/helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const MIRROR = { model: 'gpt-4o', to: 'gpt-4o-canary' };
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildDeployments } from '../../src/config/build-deployments.js';
-import { ConfigError } from '../../src/config/config-error.js';
 import { KNOWN_PASS_THROUGH_KEYS, ROUTER_SVC_PARAM_KEYS } from '../../src/config/model-list-schema.js';
 import { parseSettings } from '../../src/config/parse-settings.js';
 import { SETTING_NAMES } from '../../src/config/settings-schema.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { Router } from '../../src/index.js';
 
 // Fixed seed and bounded runs: the same inputs on every run, a few seconds in all.

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openaiAdapter } from '../../src/providers/openai/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson } from '../../src/providers/shared/invoke.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { OPTIONS, targetOn } from './openai-family-helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 function burst(http: HttpClient, calls: number) {
   const target = targetOn(mock, openaiAdapter, 'gpt-4o', '/p/v1');

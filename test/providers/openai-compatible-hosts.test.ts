@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeployments } from '../../src/config/build-deployments.js';
 import { ConfigError, Router } from '../../src/index.js';
 import { buildTarget } from '../../src/providers/build-target.js';
 import { BUILT_IN_PROVIDERS } from '../../src/providers/registry.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { USER } from './openai-family-helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const KEY = 'sk-host-key-123456';
 

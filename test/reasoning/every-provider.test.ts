@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ChatCompletionChunk, Router } from '../../src/index.js';
 import { accumulateChunks } from '../../src/reasoning/index.js';
-import { type MockBehavior, type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import type { MockBehavior } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const REASONING = 'First I add two and two.';
 const SIGNATURE = 'sig-EqQBCgIYAhIM';

@@ -1,6 +1,6 @@
 // CallControl.allowModel: a call reaches only the models its caller may use, by asking or by falling
 // back (CONTRACT 6.3, issue 22 item 1). Real routers over the mock provider.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ContentPolicyViolationError,
   ContextWindowExceededError,
@@ -8,15 +8,10 @@ import {
   PermissionDeniedError,
   Router,
 } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { deployment, recordingRouter, trail, USER } from './helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 /** A cheap group `m`, an expensive `premium` and a second cheap `backup`. */
 const groups = () => [

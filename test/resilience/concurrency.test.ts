@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RateLimitError, TimeoutError } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { ask, deployment, recordingRouter, sleep } from './helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const burst = (router: Parameters<typeof ask>[0], n: number, extra = {}) =>
   Promise.allSettled(Array.from({ length: n }, () => ask(router, 'gpt-4o', extra)));

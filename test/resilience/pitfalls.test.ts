@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { useMock } from '../helpers.js';
 import { ask, deployment, recordingRouter, trail } from './helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 describe('pitfalls other routers’ users report, made impossible', () => {
   it('has one retry layer: a deployment’s max_retries adds no hidden retries', async () => {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CallbackKwargs, Router } from '../../src/index.js';
-import { type MockProvider, seededRandom, startMockProvider } from '../../src/testing/index.js';
+import { seededRandom } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { ask, deployment, recordingRouter, trail } from './helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const failover = { enable_weighted_failover: true, disable_cooldowns: true };
 

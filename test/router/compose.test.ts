@@ -6,7 +6,7 @@ import { buildRouterConfig } from '../../src/router/router-config.js';
 import type { RouterEvents } from '../../src/router/router-events.js';
 import { RouterRuntime } from '../../src/router/runtime.js';
 import type { DeploymentConfig, ModelGroup } from '../../src/types/index.js';
-import { fakeCall, noDeployments, routed, serverError } from './layers/fixtures.js';
+import { fakeCall, routed, serverError } from './layers/fixtures.js';
 
 describe('compose', () => {
   /** A layer that notes when the call passes it on the way in and on the way out. */
@@ -74,17 +74,12 @@ describe('the call path a config composes', () => {
   });
 
   function build(deployments: DeploymentConfig[], settings: RouterSettings = {}) {
-    const runtime = new RouterRuntime(
-      { random: () => 0, env: {} },
-      { connections: 1 },
-      new EventEmitter<RouterEvents>(),
-    );
-    runtimes.push(runtime);
+    const events = new EventEmitter<RouterEvents>();
     const hops: string[] = [];
-    const config = buildRouterConfig(deployments, settings, runtime, {
-      noDeployments: (_, on) => noDeployments(on),
-      onFallback: (from, to) => hops.push(`${from} -> ${to}`),
-    });
+    events.on('fallback', ({ from, to }) => hops.push(`${from} -> ${to}`));
+    const runtime = new RouterRuntime({ random: () => 0, env: {} }, { connections: 1 }, events);
+    runtimes.push(runtime);
+    const config = buildRouterConfig(deployments, settings, runtime);
     runtime.listen(() => config);
     /** A call whose attempts fail on the deployments listed, and notes every deployment tried. */
     const call = (model: string, failing: string[], request: Record<string, unknown> = {}) => {
@@ -93,7 +88,7 @@ describe('the call path a config composes', () => {
       const c = fakeCall(on, {
         request: { model, ...request },
         deadline: runtime.now() + 60_000,
-        run: async (endpoint) => {
+        operation: async (endpoint) => {
           const id = endpoint.deployment.id;
           tried.push(id);
           if (failing.includes(id)) throw serverError(id);
@@ -144,13 +139,13 @@ describe('the call path a config composes', () => {
     expect(hops).toEqual(['A -> B']);
   });
 
-  it('leaves the fallbacks layer out unless configured, and keeps it for requests that name their own', async () => {
+  it('falls back to the fallbacks a request names when none are configured', async () => {
     const { config, call, hops } = build([entry('a', 'A'), entry('b', 'B')], { num_retries: 0 });
-    const plain = call('A', ['a'], { fallbacks: ['B'] });
+    const plain = call('A', ['a']);
     await expect(config.handler(plain.call)).rejects.toThrow('a failed');
     expect(plain.tried).toEqual(['a']);
     const own = call('A', ['a'], { fallbacks: ['B'] });
-    expect((await config.handlerWithFallbacks(own.call)).result).toBe('answer from b');
+    expect((await config.handler(own.call)).result).toBe('answer from b');
     expect(hops).toEqual(['A -> B']);
   });
 });

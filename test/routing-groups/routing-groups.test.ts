@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { InternalServerError, Router, type RouterSettings, type RoutingStrategy } from '../../src/index.js';
-import { type MockProvider, seededRandom, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { seededRandom } from '../../src/testing/index.js';
+import { deployment, USER, useMock } from '../helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 /** Always the candidate with this id: makes a group's strategy visible in who serves. */
 const pinned = (id: string): RoutingStrategy => ({

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BadRequestError,
   type DeploymentConfig,
@@ -6,18 +6,12 @@ import {
   Router,
   type RouterError,
 } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { deployment, USER, useMock } from '../helpers.js';
 
 // Faults of the request itself, found by test/properties/request.property.test.ts: each is a
 // BadRequestError that names what is wrong and counts against no deployment.
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const failure = (p: Promise<unknown>) =>
   p.then(

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type CooldownEvent,
   type FailureEvent,
@@ -8,15 +8,10 @@ import {
   TimeoutError,
   type WarningEvent,
 } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { deployment, firstChoice, USER } from '../resilience/helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const two = (settings: ConstructorParameters<typeof Router>[1] = {}, a: Record<string, unknown> = {}) =>
   new Router([deployment(mock, 'a', a), deployment(mock, 'b')], settings, { random: firstChoice });

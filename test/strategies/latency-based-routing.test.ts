@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
 import { FAILED_CALL_LATENCY_MS, latencyBasedRouting } from '../../src/strategies/latency-based-routing.js';
-import { LatencyWindow } from '../../src/strategies/latency-window.js';
+import { SlidingAverage } from '../../src/strategies/sliding-average.js';
 import type { CallOutcome } from '../../src/strategies/strategy.js';
 import {
   type MockProvider,
@@ -127,9 +127,9 @@ describe('latency-based-routing', () => {
   });
 });
 
-describe('LatencyWindow', () => {
+describe('SlidingAverage', () => {
   it('averages the samples of the window and nothing older', () => {
-    const window = new LatencyWindow(10_000);
+    const window = new SlidingAverage(10_000);
     window.add(0, 100);
     window.add(5_000, 300);
     expect(window.average(5_000)).toBe(200);
@@ -139,7 +139,7 @@ describe('LatencyWindow', () => {
   });
 
   it('keeps constant memory however many samples it takes', () => {
-    const window = new LatencyWindow(1_000);
+    const window = new SlidingAverage(1_000);
     for (let t = 0; t < 100_000; t++) window.add(t, t % 2 === 0 ? 10 : 30);
     expect(window.average(100_000)).toBeCloseTo(20, 5);
   });

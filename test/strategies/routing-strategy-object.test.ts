@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 import { type CallOutcome, type MinuteUsage, Router, type RoutingStrategy } from '../../src/index.js';
 import { type MockProvider, startMockProvider, strategyContract } from '../../src/testing/index.js';
 import type { Deployment } from '../../src/types/index.js';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   type ChatCompletionChunk,
@@ -8,15 +8,10 @@ import {
   type RouterSettings,
   TimeoutError,
 } from '../../src/index.js';
-import { type MockBehavior, type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import type { MockBehavior } from '../../src/testing/index.js';
+import { deployment, USER, useMock } from '../helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const TEXT = 'one two three four five six seven eight nine ten eleven twelve';
 // the mock streams TEXT three words a frame, after a role frame: `cutAfter: 3` gives the caller

@@ -1,7 +1,6 @@
 import type { ProviderErrorCodes } from '../../errors/codes.js';
 import type { UpstreamFailure } from '../../errors/map-error.js';
 import type { DeadlineQueue } from '../../shared/deadline-queue.js';
-import type { MockFormat } from '../../testing/formats/format.js';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -17,6 +16,7 @@ import type {
   TextCompletionRequest,
   ThinkingParam,
 } from '../../types/index.js';
+import type { MockFormat } from '../../types/mock-format.js';
 import type { WireRequest } from './http-client.js';
 
 /** Where and as whom an adapter calls: derived once per deployment. */

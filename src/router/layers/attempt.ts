@@ -20,7 +20,7 @@ function asRouterError(err: unknown, endpoint: Endpoint): RouterError {
  * Runs one attempt on the chosen endpoint (whose slot the select layer claimed) and reports how it
  * ended on the outcome channel, exactly once: a failure at once, a result when the caller settles it
  * (for streams, when the stream ends). A caller's abort and a request's own fault report `aborted`:
- * they say nothing about the deployment. This is the innermost layer; it ignores `next`.
+ * they say nothing about the deployment. Sits right above `execute`, which makes the attempt.
  */
 export function attemptLayer(deps: AttemptDeps): Layer {
   const { outcomes, now } = deps;
@@ -75,35 +75,34 @@ export function attemptLayer(deps: AttemptDeps): Layer {
     return error;
   };
   // an attempt that produced a result: reported once its caller settles it
-  const served = <T>(call: Call<T>, endpoint: Endpoint, startMs: number, result: T): Routed<T> => {
-    const firstMs = now();
-    const attempts = call.attempts;
+  const served = <T>(call: Call<T>, routed: Routed<T>): Routed<T> => {
+    const { endpoint, startMs, firstMs, attempts } = routed;
     let settled = false;
-    const settle = (s: Settlement): void => {
+    routed.settle = (s: Settlement): void => {
       if (settled) return;
       settled = true;
       const kind = s.error ? 'failure' : s.aborted ? 'aborted' : 'success';
       report(call, kind, endpoint, startMs, firstMs, attempts, s, s.error);
     };
-    return { result, endpoint, attempts, startMs, firstMs, settle };
+    return routed;
   };
-  const attempt = <T>(call: Call<T>): Promise<Routed<T>> => {
-    const endpoint = call.endpoint!;
-    const startMs = now();
-    call.attempts += 1;
-    let running: Promise<T>;
-    try {
-      running = call.run(endpoint, call.signal);
-    } catch (err) {
-      running = Promise.reject(err);
-    }
-    // handlers on the attempt's promise rather than an async frame: every call runs this
-    return running.then(
-      (result) => served(call, endpoint, startMs, result),
-      (err: unknown) => {
-        throw failed(call, endpoint, startMs, err);
-      },
-    );
-  };
-  return (_next: Handler) => attempt;
+  return (next: Handler) =>
+    <T>(call: Call<T>): Promise<Routed<T>> => {
+      const endpoint = call.endpoint!;
+      const startMs = now();
+      call.attempts += 1;
+      let running: Promise<Routed<T>>;
+      try {
+        running = next(call);
+      } catch (err) {
+        running = Promise.reject(err);
+      }
+      // handlers on the attempt's promise rather than an async frame: every call runs this
+      return running.then(
+        (routed) => served(call, routed),
+        (err: unknown) => {
+          throw failed(call, endpoint, startMs, err);
+        },
+      );
+    };
 }

@@ -17,15 +17,20 @@ export interface FallbacksDeps {
  * their own list; context-window errors theirs first; a request's `fallbacks` before the configured
  * ones). Each group is tried at most once per call and at most `max_fallbacks` hops are made. A
  * fallback the call's `allowModel` refuses is skipped like one that names no group: the caller may not
- * reach it by falling back any more than by asking for it. Composed when some fallback list is
- * configured, or for a call whose request names its own `fallbacks`.
+ * reach it by falling back any more than by asking for it. Always in the call path (a request may
+ * name its own `fallbacks`); a call with no fallback list, configured or its own, goes straight on.
  */
 export function fallbacksLayer(deps: FallbacksDeps): Layer {
   const { settings } = deps;
   const stops = (err: unknown, call: Call<unknown>): boolean =>
     Boolean(call.signal?.aborted) || !RouterError.isInstance(err) || isRequestFault(err);
-  return (next: Handler) =>
-    async <T>(call: Call<T>): Promise<Routed<T>> => {
+  const configured =
+    settings.fallbacks.length > 0 ||
+    settings.context_window_fallbacks.length > 0 ||
+    settings.content_policy_fallbacks.length > 0 ||
+    settings.default_fallbacks.length > 0;
+  return (next: Handler) => {
+    const falling = async <T>(call: Call<T>): Promise<Routed<T>> => {
       let error: RouterError;
       try {
         return await next(call);
@@ -65,4 +70,8 @@ export function fallbacksLayer(deps: FallbacksDeps): Layer {
       }
       throw error;
     };
+    // nothing configured and none in the request: the call goes straight on, no async frame
+    return <T>(call: Call<T>): Promise<Routed<T>> =>
+      configured || Array.isArray(call.request.fallbacks) ? falling(call) : next(call);
+  };
 }

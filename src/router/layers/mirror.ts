@@ -57,7 +57,11 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
     numRetries: 0,
     deadline: now, // never waits for a slot or a backoff
     startMs: now,
-    run: call.run,
+    operation: call.operation,
+    body: call.body,
+    timeoutMs: call.timeoutMs,
+    dropParams: call.dropParams,
+    mockResponse: call.mockResponse,
     attempts: 0,
     failures: [],
     excluded: undefined,

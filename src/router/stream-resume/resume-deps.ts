@@ -11,8 +11,8 @@ import type { ResumeDeps } from './resumable-stream.js';
 export interface ContinuationRouting {
   /** A new streaming call for `request` under the config in force. */
   start(request: ChatCompletionRequest): Call<OpenedStream>;
-  /** The call path for `request`. */
-  handler(request: ChatCompletionRequest): Handler;
+  /** The call path of the config in force. */
+  handler(): Handler;
   emit(event: FallbackEvent): void;
 }
 
@@ -34,7 +34,7 @@ export function resumeDeps(
       const call: Call<OpenedStream> = { ...routing.start(request), eligible, resumed: true };
       let routed: Routed<OpenedStream>;
       try {
-        routed = await routing.handler(request)(call);
+        routed = await routing.handler()(call);
       } catch (err) {
         throw withAttempts(call, err);
       }

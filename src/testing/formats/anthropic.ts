@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { MockExchange, MockFormat } from '../../types/mock-format.js';
 import type { MockToolCall } from '../mock-behavior.js';
 import { DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
 import { driveStream, sseFrame } from '../stream-driver.js';
-import type { MockExchange, MockFormat } from './format.js';
 import { ANTHROPIC_PREFILL_REFUSAL, anthropicPrefillProblem, assistantPrefill } from './prefill.js';
 
 /** The signature of mock thinking blocks when a behavior sets `reasoning` but no `signature`. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { encodeEventStreamMessage } from '../../providers/shared/event-stream-codec.js';
+import type { MockExchange, MockFormat } from '../../types/mock-format.js';
 import type { MockBehavior } from '../mock-behavior.js';
 import { argumentsText, DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
 import { driveStream } from '../stream-driver.js';
-import type { MockExchange, MockFormat } from './format.js';
 import { assistantPrefill, BEDROCK_PREFILL_REFUSAL } from './prefill.js';
 
 const ROUTE = /\/model\/[^/]+\/(converse|converse-stream|invoke)$/;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { MockExchange, MockFormat } from '../../types/mock-format.js';
 import type { MockBehavior, MockToolCall } from '../mock-behavior.js';
 import { DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
 import { driveStream } from '../stream-driver.js';
-import type { MockExchange, MockFormat } from './format.js';
 import { GEMINI_PREFILL_REFUSAL, geminiPrefill } from './prefill.js';
 
 // Google's canonical status and message per HTTP status (google.rpc.Code)

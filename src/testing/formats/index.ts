@@ -1,6 +1,6 @@
+import type { MockFormat } from '../../types/mock-format.js';
 import { anthropicFormat } from './anthropic.js';
 import { bedrockFormat } from './bedrock.js';
-import type { MockFormat } from './format.js';
 import { geminiFormat } from './gemini.js';
 import { openaiFormat } from './openai.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { MockExchange } from '../../types/mock-format.js';
 import { argumentsText, DEFAULT_CONTENT, mockUsage, openaiUsage, pieces } from '../mock-text.js';
 import { sseFrame } from '../stream-driver.js';
-import type { MockExchange } from './format.js';
 import {
   azureContentFilterResults,
   azurePromptFilterResults,

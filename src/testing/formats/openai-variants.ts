@@ -1,5 +1,5 @@
+import type { MockExchange } from '../../types/mock-format.js';
 import type { MockBehavior } from '../mock-behavior.js';
-import type { MockExchange } from './format.js';
 
 type Json = Record<string, unknown>;
 

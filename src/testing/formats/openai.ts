@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { MockExchange, MockFormat } from '../../types/mock-format.js';
 import { DEFAULT_CONTENT, mockUsage } from '../mock-text.js';
 import { driveStream, sseFrame } from '../stream-driver.js';
-import type { MockExchange, MockFormat } from './format.js';
 import { bodyOf, chatChunks, chatCompletion, modelOf } from './openai-chat.js';
 import { azurePromptFilteredError, variantOf } from './openai-variants.js';
 import { OPENAI_PREFILL_REFUSAL, openaiPrefill } from './prefill.js';

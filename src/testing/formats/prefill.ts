@@ -1,4 +1,4 @@
-import type { MockRefusal, MockRequest } from './format.js';
+import type { MockRefusal, MockRequest } from '../../types/mock-format.js';
 
 type Json = Record<string, unknown>;
 

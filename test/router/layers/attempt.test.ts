@@ -1,17 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError, TimeoutError } from '../../../src/errors/classes.js';
 import { requestFault } from '../../../src/errors/request-fault.js';
-import type { Call, Handler } from '../../../src/router/call.js';
+import { createProviderRuntime } from '../../../src/providers/shared/provider-runtime.js';
+import type { Call } from '../../../src/router/call.js';
 import { attemptLayer } from '../../../src/router/layers/attempt.js';
+import { executeLayer } from '../../../src/router/layers/execute.js';
+import { DeadlineQueue } from '../../../src/shared/deadline-queue.js';
 import { endpoint, fakeCall, fakeClock, group, pickingStrategy, recordingOutcomes } from './fixtures.js';
 
 const a = endpoint('a');
-const unreachable: Handler = () => Promise.reject(new Error('attempt must not call next'));
+/** The real innermost step below the attempt, on this clock. */
+const executeOn = (now: () => number) =>
+  executeLayer({
+    now,
+    maxResponseBytes: undefined,
+    providers: createProviderRuntime(),
+    deadlines: new DeadlineQueue(),
+    onWarning() {},
+  });
 
 function setUp(overrides: Partial<Call<string>> = {}) {
   const clock = fakeClock();
   const { channel, reported } = recordingOutcomes();
-  const attempt = attemptLayer({ outcomes: channel, now: clock.now })(unreachable);
+  const attempt = attemptLayer({ outcomes: channel, now: clock.now })(executeOn(clock.now));
   const call = fakeCall(group([a]), { endpoint: a, ...overrides });
   return { attempt, call, reported, clock };
 }
@@ -21,7 +32,7 @@ const networkError = (code: string, message: string) => Object.assign(new Error(
 describe('attempt layer', () => {
   it('returns the result with its endpoint, timings and attempt count, and reports nothing before settle', async () => {
     const { attempt, call, reported, clock } = setUp({
-      run: async () => {
+      operation: async () => {
         clock.advance(40);
         return 'hello';
       },
@@ -71,7 +82,7 @@ describe('attempt layer', () => {
 
   it('turns a network error into an APIConnectionError, reported as a failure and excluded for the call', async () => {
     const { attempt, call, reported } = setUp({
-      run: () => Promise.reject(networkError('ECONNRESET', 'socket hang up')),
+      operation: () => Promise.reject(networkError('ECONNRESET', 'socket hang up')),
     });
     const error = await attempt(call).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
@@ -91,7 +102,7 @@ describe('attempt layer', () => {
 
   it('marks a deployment that timed out so the call never tries it again', async () => {
     const { attempt, call } = setUp({
-      run: () => Promise.reject(networkError('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error')),
+      operation: () => Promise.reject(networkError('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error')),
     });
     await expect(attempt(call)).rejects.toBeInstanceOf(TimeoutError);
     expect(call.timedOut).toEqual(new Set(['a']));
@@ -103,7 +114,7 @@ describe('attempt layer', () => {
     const reason = new Error('the user left');
     const { attempt, call, reported } = setUp({
       signal: controller.signal,
-      run: () => {
+      operation: () => {
         controller.abort(reason);
         return Promise.reject(networkError('UND_ERR_ABORTED', 'aborted'));
       },
@@ -116,7 +127,7 @@ describe('attempt layer', () => {
 
   it("reports a request's own fault as aborted and rethrows it: it says nothing about the deployment", async () => {
     const fault = requestFault('messages', new TypeError('Do not know how to serialize a BigInt'));
-    const { attempt, call, reported } = setUp({ run: () => Promise.reject(fault) });
+    const { attempt, call, reported } = setUp({ operation: () => Promise.reject(fault) });
     await expect(attempt(call)).rejects.toBe(fault);
     expect(reported.map((o) => o.kind)).toEqual(['aborted']);
     expect(call.failures).toEqual([]);
@@ -124,7 +135,9 @@ describe('attempt layer', () => {
   });
 
   it('counts attempts across the calls of one request', async () => {
-    const { attempt, call } = setUp({ run: () => Promise.reject(networkError('ECONNREFUSED', 'refused')) });
+    const { attempt, call } = setUp({
+      operation: () => Promise.reject(networkError('ECONNREFUSED', 'refused')),
+    });
     await attempt(call).catch(() => undefined);
     await attempt(call).catch(() => undefined);
     expect(call.attempts).toBe(2);

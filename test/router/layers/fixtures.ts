@@ -64,7 +64,7 @@ export function group(...tiers: Endpoint[][]): ModelGroup {
   };
 }
 
-/** A call on a group as the router starts one; `run` answers `answer from <id>`. */
+/** A call on a group as the router starts one; its `operation` answers `answer from <id>`. */
 export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}): Call<string> {
   return {
     kind: 'chat',
@@ -78,7 +78,11 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
     numRetries: undefined,
     deadline: NOW + 60_000,
     startMs: NOW,
-    run: async (e) => `answer from ${e.deployment.id}`,
+    operation: async (e) => `answer from ${e.deployment.id}`,
+    body: {},
+    timeoutMs: undefined,
+    dropParams: false,
+    mockResponse: undefined,
     attempts: 0,
     failures: [],
     excluded: undefined,

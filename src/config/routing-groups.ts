@@ -1,4 +1,4 @@
-import type { ResolvedSettings } from '../config/settings-schema.js';
+import type { ResolvedSettings } from './settings-schema.js';
 
 /** One entry of `routing_groups` as validated by the settings schema. */
 export type RoutingGroupSetting = NonNullable<ResolvedSettings['routing_groups']>[number];

@@ -9,7 +9,7 @@ const bucketMsOf = (windowMs: number): number => Math.max(1, windowMs / BUCKETS)
  * of the window (so the average covers between 90% and 100% of it). Adding and reading are O(1)
  * amortised. Times are milliseconds on any clock that does not go backwards.
  */
-export class LatencyWindow {
+export class SlidingAverage {
   readonly #sums = new Float64Array(BUCKETS);
   readonly #counts = new Uint32Array(BUCKETS);
   readonly #bucketMs: number;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { MockBehavior } from '../mock-behavior.js';
+import type { MockBehavior } from './mock-behavior.js';
 
 /** One parsed request the mock received. */
 export interface MockRequest {

@@ -1,0 +1,51 @@
+import type { CallWarning, ProviderRuntime } from '../../providers/shared/provider-adapter.js';
+import type { DeadlineQueue } from '../../shared/deadline-queue.js';
+import type { Call, Handler, Routed } from '../call.js';
+
+export interface ExecuteDeps {
+  now(): number;
+  /** `max_response_bytes`. */
+  maxResponseBytes: number | undefined;
+  /** The adapters' per-router state (auth caches, fetched secrets). */
+  providers: ProviderRuntime;
+  deadlines: DeadlineQueue;
+  /** Told of what a call skipped without failing (a malformed stream event). */
+  onWarning(warning: CallWarning): void;
+}
+
+/** Settles nothing: the attempt layer above puts its own `settle` on the result. */
+const unsettled = (): void => undefined;
+
+/**
+ * The innermost step of the call path: runs the call's operation on the endpoint the select layer
+ * chose, with that endpoint's limits (the request's `timeout` over them) and the call's signal. Knows
+ * nothing of outcomes: the attempt layer above reports them.
+ */
+export function executeLayer(deps: ExecuteDeps): Handler {
+  const { now } = deps;
+  return <T>(call: Call<T>): Promise<Routed<T>> => {
+    const endpoint = call.endpoint!;
+    const { timeoutMs } = call;
+    const startMs = now();
+    const attempts = call.attempts;
+    return call
+      .operation(
+        endpoint,
+        call.body,
+        {
+          timeoutMs: timeoutMs ?? endpoint.timeoutMs,
+          streamTimeoutMs: timeoutMs ?? endpoint.streamTimeoutMs,
+          firstTokenTimeoutMs: endpoint.firstTokenTimeoutMs,
+          streamTotalTimeoutMs: endpoint.streamTotalTimeoutMs,
+          maxResponseBytes: deps.maxResponseBytes,
+          signal: call.signal,
+          dropParams: call.dropParams,
+          runtime: deps.providers,
+          onWarning: deps.onWarning,
+          deadlines: deps.deadlines,
+        },
+        call.mockResponse ?? endpoint.deployment.params.mock_response,
+      )
+      .then((result) => ({ result, endpoint, attempts, startMs, firstMs: now(), settle: unsettled }));
+  };
+}

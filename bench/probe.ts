@@ -180,6 +180,7 @@ const rows: ProbeResult[] = [
     rowsExpected: null,
     secrets: 0,
     pass: true,
+    skipped: true,
     note: s.why,
   })),
   {
@@ -196,7 +197,8 @@ const rows: ProbeResult[] = [
 ];
 
 const failed = rows.filter((r) => !r.pass).length;
-const header = `\`npm run probe -- --db ${engine}\`, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${availableParallelism()} cores, ${((performance.now() - started) / 1000).toFixed(0)} s: ${rows.length - failed} of ${rows.length} hold.`;
+const tried = rows.filter((r) => !r.skipped).length;
+const header = `\`npm run probe -- --db ${engine}\`, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${availableParallelism()} cores, ${((performance.now() - started) / 1000).toFixed(0)} s: ${tried - failed} of ${tried} hold, ${rows.length - tried} skipped.`;
 const table = `${header}\n\n${markdownTable(rows)}`;
 console.log(table);
 if (values.write && !values.only) {

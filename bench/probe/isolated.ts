@@ -176,6 +176,6 @@ export const SKIPPED = [
   {
     id: '#22.12',
     tried: 'an unmapped RBAC role with an object id claim',
-    why: 'skipped: needs an identity provider and JWT setup; covered by test/proxy/jwt/',
+    why: 'skipped: needs an identity provider and JWT setup; covered by test/jwt/rbac-scopes.test.ts',
   },
 ];

@@ -3,14 +3,17 @@ import type { Queryable } from '../db/database.js';
 import type { SoftBudgetCrossed } from './budget-gate.js';
 import type { LimitedOwner } from './limited-owner.js';
 
+// a budget set as 1.5 * 0.00002 reads $0.00003, not $0.000029999999999999997
+const dollars = (value: number): string => `$${Number(value.toPrecision(12))}`;
+
 /** The webhook line of a `budget_alert`: who crossed what, and what is left of the period. */
 export function budgetAlertLine(owner: LimitedOwner, spent: number): string {
   const parts = [
     '[budget_alert]',
-    `${owner.label} crossed its soft_budget $${owner.softBudget}:`,
+    `${owner.label} crossed its soft_budget ${dollars(owner.softBudget ?? 0)}:`,
     `spend=$${spent.toFixed(6)}`,
   ];
-  if (owner.maxBudget !== null) parts.push(`max_budget=$${owner.maxBudget}`);
+  if (owner.maxBudget !== null) parts.push(`max_budget=${dollars(owner.maxBudget)}`);
   if (owner.budgetResetAt !== null)
     parts.push(`budget_reset_at=${new Date(owner.budgetResetAt).toISOString()}`);
   return parts.join(' ');

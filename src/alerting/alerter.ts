@@ -72,6 +72,18 @@ export class Alerter {
     const text = redactSecrets(alert.text, [...secrets, ...this.#deps.secrets()]);
     const redacted = text === alert.text ? alert : { ...alert, text };
     this.#deps.emit(redacted);
+    this.#queue(text);
+  }
+
+  /**
+   * Queues one line for the webhook (when one is configured), with no `alert` event: an alert of
+   * what the router does not see (the proxy's `budget_alert`). Secrets are removed. Never throws.
+   */
+  raiseLine(line: string): void {
+    this.#queue(redactSecrets(line, [...this.#deps.secrets()]));
+  }
+
+  #queue(text: string): void {
     if (this.#closed || !this.#deps.settings()?.webhook_url) return;
     if (!this.#buffer.push(text) && !this.#dropLogged) {
       this.#dropLogged = true;

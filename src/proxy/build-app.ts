@@ -8,6 +8,7 @@ import { lazyChildLogger } from './observability/lazy-child-logger.js';
 import { logUnexpectedErrors } from './observability/unexpected-errors.js';
 import type { ProxyContext } from './proxy-context.js';
 import { registerConfigRoutes } from './routes/config-update.js';
+import { registerCustomerRoutes } from './routes/customers.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerJwtKeyMappingRoutes } from './routes/jwt-key-mappings.js';
 import { registerKeyRoutes } from './routes/keys.js';
@@ -75,6 +76,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerTeamRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerOrganizationRoutes(app, ctx);
+  registerCustomerRoutes(app, ctx);
   registerJwtKeyMappingRoutes(app, ctx);
   registerMetricsRoute(app, ctx);
   registerConfigRoutes(app, ctx);

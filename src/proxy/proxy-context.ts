@@ -8,6 +8,7 @@ import type { DisconnectRead } from './config/general-settings.js';
 import type { SettingsSync } from './config/settings-sync.js';
 import type { Database } from './db/database.js';
 import type { Admit } from './limits/admission.js';
+import type { OwnerCaches } from './limits/owner-caches.js';
 import type { ProxyMetrics } from './observability/proxy-metrics.js';
 import type { RequestTracing } from './observability/request-tracing.js';
 
@@ -43,6 +44,8 @@ export interface ProxyContext {
   keys: KeyCache;
   /** Teams of keys (blocked or not); `/team/block` and `/team/unblock` invalidate it. */
   teams: TeamCache;
+  /** Users, organizations and customers as the call path reads their budgets (and a customer's block). */
+  owners: OwnerCaches;
   /**
    * A management route changed users, teams, memberships or organizations: cached identity lookups of
    * this process are dropped and other processes told (as a key or team invalidation does).

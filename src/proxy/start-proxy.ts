@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
+import { Alerter } from '../alerting/alerter.js';
 import { loadConfigFile } from '../config/config-file.js';
 import type { JwtAuthDeps } from '../jwt/types.js';
 import { type CallRecords, DEFAULT_CLOSE_DEADLINE_MS } from '../records/call-records.js';
@@ -27,8 +28,11 @@ import { DbJwtDirectory } from './jwt/db-directory.js';
 import { jwtGate, resolveProxyJwtSettings } from './jwt/jwt-settings.js';
 import { createAdmission } from './limits/admission.js';
 import { BudgetGate } from './limits/budget-gate.js';
+import { BudgetPeriods } from './limits/budget-periods.js';
+import { OwnerCaches } from './limits/owner-caches.js';
 import { type ProxyStores, proxyStores } from './limits/proxy-stores.js';
 import { RateLimits } from './limits/rate-limits.js';
+import { softBudgetAlerts } from './limits/soft-budget-alerts.js';
 import { type OtlpTracing, startOtlpTracing } from './observability/otlp-tracing.js';
 import { createProxyLogger, routerLogger } from './observability/proxy-logger.js';
 import { createProxyMetrics } from './observability/proxy-metrics.js';
@@ -187,6 +191,7 @@ async function serve(
     onAuthChange: () => {
       keys.clear();
       teams.clear();
+      owners.clear();
       options.identities.clear();
     },
     log: options.log,
@@ -194,6 +199,7 @@ async function serve(
   // a key or team changed here: identities cached for JWTs may name it too
   const authChanged = () => {
     options.identities.clear();
+    owners.clear();
     sync.announceAuthChange();
   };
   const announce = { ttlMs: settings.keyCacheTtlMs, onInvalidate: authChanged };
@@ -205,6 +211,15 @@ async function serve(
     const team = await getTeam(db, teamId);
     return team && teamStatusOf(team);
   }, announce);
+  const owners = new OwnerCaches(db, announce);
+  const log = options.log ?? ((message: string) => options.logger.warn(message));
+  // budget_alert lines go to the router's alerting_config webhook (live: /config/update may change it)
+  const alerter = new Alerter({
+    settings: () => router.settings.alerting_config,
+    logger: () => routerLogger(options.logger),
+    emit: () => undefined,
+    secrets: () => [],
+  });
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: async () => void (await db.query('SELECT 1')) },
   ];
@@ -214,6 +229,7 @@ async function serve(
     db,
     keys,
     teams,
+    owners,
     authChanged,
     authenticate: createAuthenticate({
       masterKeyDigest: settings.masterKey ? secretDigest(settings.masterKey) : undefined,
@@ -225,9 +241,13 @@ async function serve(
     jwt: options.jwt,
     admit: calls.admitting(
       createAdmission({
-        budgets: new BudgetGate(),
+        budgets: new BudgetGate({
+          onSoftBudget: softBudgetAlerts({ db, raise: (line) => alerter.raiseLine(line), log }),
+        }),
         limits: new RateLimits(stores.limits, now),
         teams,
+        owners,
+        periods: new BudgetPeriods({ db, now }),
         sink: calls.sinking(spendSink((row) => spend.add(row), records)),
         now,
       }),
@@ -273,7 +293,7 @@ async function serve(
           records.close({ deadlineMs: Math.min(settings.drainTimeoutMs, DEFAULT_CLOSE_DEADLINE_MS) }),
         ]);
         if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
-        await Promise.allSettled([router.close(), stores.shared.close?.()]);
+        await Promise.allSettled([router.close(), stores.shared.close?.(), alerter.close()]);
         await db.close();
         await options.otel?.shutdown();
       })();

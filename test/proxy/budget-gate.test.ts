@@ -6,9 +6,13 @@ import type { LimitedOwner } from '../../src/proxy/limits/limited-owner.js';
 /** Key `k` with budget `maxBudget` and stored spend `spend`. */
 const key = (maxBudget: number | null, spend: number): LimitedOwner => ({
   id: 'k',
-  label: 'this key',
+  level: 'key',
+  rowId: 'k',
+  label: 'key `k`',
   maxBudget,
   spend,
+  softBudget: null,
+  budgetResetAt: null,
   rpmLimit: null,
   tpmLimit: null,
 });
@@ -26,7 +30,7 @@ describe('BudgetGate', () => {
     expect(refused).toBeInstanceOf(ProxyError);
     expect(refused).toMatchObject({ status: 400, code: 'budget_exceeded' });
     expect((refused as Error).message).toBe(
-      'Budget exceeded: this key has spent $1.000000 of its max_budget $1.',
+      'Budget exceeded: key `k` has spent $1.000000 of its max_budget $1.',
     );
   });
 

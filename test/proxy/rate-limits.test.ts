@@ -6,9 +6,13 @@ import { MemoryStore } from '../../src/stores/memory-store.js';
 /** An owner with the given per-minute limits. */
 const owner = (rpmLimit: number | null, tpmLimit: number | null, id = 'k'): LimitedOwner => ({
   id,
-  label: id === 'k' ? 'this key' : `team \`${id}\``,
+  level: id === 'k' ? 'key' : 'team',
+  rowId: id,
+  label: id === 'k' ? 'key `k`' : `team \`${id}\``,
   maxBudget: null,
   spend: 0,
+  softBudget: null,
+  budgetResetAt: null,
   rpmLimit,
   tpmLimit,
 });
@@ -23,7 +27,7 @@ describe('RateLimits', () => {
       status: 429,
       code: 'rate_limit_exceeded',
       headers: { 'retry-after': '45' },
-      message: 'This key is over its rpm_limit of 3 this minute; try again in 45 seconds.',
+      message: 'Key `k` is over its rpm_limit of 3 this minute; try again in 45 seconds.',
     });
     now += 45_000;
     await expect(limits.admit(owner(3, null))).resolves.toBeUndefined();

@@ -11,8 +11,14 @@ export interface KeyIdentity {
   organizationId: string | null;
   /** Dollars; null means no budget. */
   maxBudget: number | null;
-  /** Dollars spent, as last read from the database. */
+  /** Dollars spent in the running budget period, as last read from the database. */
   spend: number;
+  /** How often the budget starts again (`30d`, `1mo`); null: never. */
+  budgetDuration: string | null;
+  /** When the running budget period ends; null: the budget never resets. */
+  budgetResetAt: Date | null;
+  /** Dollars; crossing it raises a `budget_alert`; null means none. */
+  softBudget: number | null;
   rpmLimit: number | null;
   tpmLimit: number | null;
   expiresAt: Date | null;

@@ -14,6 +14,12 @@ export interface NewKey {
   organization_id?: string | null | undefined;
   /** Dollars. */
   max_budget?: number | null | undefined;
+  /** How often the budget starts again (`30d`, `1mo`); null: never. */
+  budget_duration?: string | null | undefined;
+  /** When the running budget period ends (set with `budget_duration`). */
+  budget_reset_at?: Date | null | undefined;
+  /** Dollars; crossing it raises one `budget_alert` per budget period. */
+  soft_budget?: number | null | undefined;
   rpm_limit?: number | null | undefined;
   tpm_limit?: number | null | undefined;
   expires_at?: Date | null | undefined;
@@ -32,6 +38,11 @@ export interface KeyRecord {
   max_budget: number | null;
   /** Dollars spent so far, from every spend log row written for the key. */
   spend: number;
+  /** How often the budget starts again (`30d`, `1mo`); null: never. */
+  budget_duration: string | null;
+  /** When the running budget period ends: `spend` goes back to 0 then. */
+  budget_reset_at: Date | null;
+  soft_budget: number | null;
   rpm_limit: number | null;
   tpm_limit: number | null;
   expires_at: Date | null;
@@ -42,7 +53,7 @@ export interface KeyRecord {
 }
 
 const KEY_COLUMNS = `key_hash, key_alias, models, team_id, user_id, organization_id, max_budget, spend,
-  rpm_limit, tpm_limit, expires_at, metadata, blocked, created_at, updated_at`;
+  budget_duration, budget_reset_at, soft_budget, rpm_limit, tpm_limit, expires_at, metadata, blocked, created_at, updated_at`;
 
 // a hash, never a key: a caller passing the key itself by mistake is refused before it is stored
 const HEX_HASH = /^[0-9a-f]{32,128}$/;
@@ -58,8 +69,8 @@ export async function insertKey(db: Queryable, key: NewKey): Promise<KeyRecord> 
   try {
     const { rows } = await db.query<KeyRecord>(
       `INSERT INTO svc_keys (key_hash, key_alias, models, team_id, user_id, organization_id, max_budget,
-  rpm_limit, tpm_limit, expires_at, metadata, blocked)
-VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12)
+  rpm_limit, tpm_limit, expires_at, metadata, blocked, budget_duration, budget_reset_at, soft_budget)
+VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14, $15)
 RETURNING ${KEY_COLUMNS}`,
       [
         key.key_hash,
@@ -74,6 +85,9 @@ RETURNING ${KEY_COLUMNS}`,
         key.expires_at ?? null,
         JSON.stringify(key.metadata ?? {}),
         key.blocked ?? false,
+        key.budget_duration ?? null,
+        key.budget_reset_at ?? null,
+        key.soft_budget ?? null,
       ],
     );
     return rows[0]!;

@@ -9,6 +9,10 @@ export interface NewOrganization {
   models?: readonly string[] | undefined;
   /** Dollars. */
   max_budget?: number | null | undefined;
+  /** How often the budget starts again (`30d`, `1mo`); null: never. */
+  budget_duration?: string | null | undefined;
+  /** When the running budget period ends (set with `budget_duration`). */
+  budget_reset_at?: Date | null | undefined;
   metadata?: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -19,13 +23,17 @@ export interface OrganizationRow {
   models: string[];
   max_budget: number | null;
   spend: number;
+  /** How often the budget starts again (`30d`, `1mo`); null: never. */
+  budget_duration: string | null;
+  /** When the running budget period ends: `spend` goes back to 0 then. */
+  budget_reset_at: Date | null;
   metadata: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
 }
 
-const ORGANIZATION_COLUMNS =
-  'organization_id, organization_alias, models, max_budget, spend, metadata, created_at, updated_at';
+const ORGANIZATION_COLUMNS = `organization_id, organization_alias, models, max_budget, spend, budget_duration, budget_reset_at,
+  metadata, created_at, updated_at`;
 
 /**
  * Stores a new organization and returns it as stored (spend 0).
@@ -34,8 +42,9 @@ const ORGANIZATION_COLUMNS =
 export async function insertOrganization(db: Queryable, org: NewOrganization): Promise<OrganizationRow> {
   try {
     const { rows } = await db.query<OrganizationRow>(
-      `INSERT INTO svc_organizations (organization_id, organization_alias, models, max_budget, metadata)
-VALUES ($1, $2, $3::jsonb, $4, $5::jsonb)
+      `INSERT INTO svc_organizations (organization_id, organization_alias, models, max_budget, metadata,
+  budget_duration, budget_reset_at)
+VALUES ($1, $2, $3::jsonb, $4, $5::jsonb, $6, $7)
 RETURNING ${ORGANIZATION_COLUMNS}`,
       [
         org.organization_id,
@@ -43,6 +52,8 @@ RETURNING ${ORGANIZATION_COLUMNS}`,
         JSON.stringify(org.models ?? []),
         org.max_budget ?? null,
         JSON.stringify(org.metadata ?? {}),
+        org.budget_duration ?? null,
+        org.budget_reset_at ?? null,
       ],
     );
     return rows[0]!;

@@ -45,22 +45,23 @@ function field(column: (typeof SPEND_COLUMNS)[number]): string {
 // into records by name (about twice the work per row on the embedded database)
 const BATCH_ROWS = `SELECT ${SPEND_COLUMNS.map((c) => `${field(c)} AS ${c}`).join(', ')} FROM jsonb_array_elements($1::jsonb) AS r`;
 
-/** Who a row's cost is added to: the table, its id column, and that column in the spend log. */
+/** Who a row's cost is added to: the table, its id column, and the spend log's column naming it. */
 const OWNERS = [
-  ['svc_keys', 'key_hash'],
-  ['svc_users', 'user_id'],
-  ['svc_teams', 'team_id'],
-  ['svc_organizations', 'organization_id'],
+  ['svc_keys', 'key_hash', 'key_hash'],
+  ['svc_users', 'user_id', 'user_id'],
+  ['svc_teams', 'team_id', 'team_id'],
+  ['svc_organizations', 'organization_id', 'organization_id'],
+  ['svc_customers', 'user_id', 'end_user'],
 ] as const;
 
 // Every writer locks the owner rows it will charge in one order (table by table, ids sorted) before
 // charging them: two processes flushing batches that share keys or teams never deadlock.
 const LOCK_OWNERS = `WITH ids AS (
-  SELECT ${OWNERS.map(([, id]) => `${field(id)} AS ${id}`).join(', ')} FROM jsonb_array_elements($1::jsonb) AS r
+  SELECT ${OWNERS.map(([, , log]) => `${field(log)} AS ${log}`).join(', ')} FROM jsonb_array_elements($1::jsonb) AS r
 )
 SELECT ${OWNERS.map(
-  ([table, id]) =>
-    `(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${id} IN (SELECT ${id} FROM ids) ORDER BY ${id} FOR UPDATE) l)`,
+  ([table, id, log]) =>
+    `(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${id} IN (SELECT ${log} FROM ids) ORDER BY ${id} FOR UPDATE) l)`,
 ).join(',\n  ')}`;
 
 // Totals grow only by the rows this statement inserted: a batch retried after an ambiguous failure
@@ -68,13 +69,13 @@ SELECT ${OWNERS.map(
 const WRITE_BATCH = `WITH inserted AS (
   INSERT INTO svc_spend_logs (${COLUMNS}) ${BATCH_ROWS}
   ON CONFLICT (call_id) DO NOTHING
-  RETURNING ${OWNERS.map(([, id]) => id).join(', ')}, cost
+  RETURNING ${OWNERS.map(([, , log]) => log).join(', ')}, cost
 ),
 ${OWNERS.map(
-  ([table, id]) => `charge_${table} AS (
+  ([table, id, log]) => `charge_${table} AS (
   UPDATE ${table} AS t SET spend = t.spend + s.cost
-  FROM (SELECT ${id}, sum(cost) AS cost FROM inserted WHERE ${id} IS NOT NULL GROUP BY ${id} HAVING sum(cost) <> 0) s
-  WHERE t.${id} = s.${id}
+  FROM (SELECT ${log}, sum(cost) AS cost FROM inserted WHERE ${log} IS NOT NULL GROUP BY ${log} HAVING sum(cost) <> 0) s
+  WHERE t.${id} = s.${log}
 )`,
 ).join(',\n')}
 SELECT count(*) AS inserted FROM inserted`;
@@ -82,7 +83,7 @@ SELECT count(*) AS inserted FROM inserted`;
 /**
  * Writes spend log rows and charges their cost, in one transaction: each row is inserted unless its
  * `call_id` is already stored, and only the rows inserted add their cost to the spend of their key,
- * user, team and organization (ids with no stored row are not charged). Writing the same batch twice
+ * user, team, organization and customer (`end_user`) (ids with no stored row are not charged). Writing the same batch twice
  * is harmless.
  *
  * @example

@@ -11,6 +11,12 @@ export interface NewTeam {
   models?: readonly string[] | undefined;
   /** Dollars. */
   max_budget?: number | null | undefined;
+  /** How often the budget starts again (`30d`, `1mo`); null: never. */
+  budget_duration?: string | null | undefined;
+  /** When the running budget period ends (set with `budget_duration`). */
+  budget_reset_at?: Date | null | undefined;
+  /** Dollars; crossing it raises one `budget_alert` per budget period. */
+  soft_budget?: number | null | undefined;
   rpm_limit?: number | null | undefined;
   tpm_limit?: number | null | undefined;
   metadata?: Readonly<Record<string, unknown>> | undefined;
@@ -27,6 +33,11 @@ export interface TeamRow {
   max_budget: number | null;
   /** Dollars spent so far by every call charged to the team. */
   spend: number;
+  /** How often the budget starts again (`30d`, `1mo`); null: never. */
+  budget_duration: string | null;
+  /** When the running budget period ends: `spend` goes back to 0 then. */
+  budget_reset_at: Date | null;
+  soft_budget: number | null;
   rpm_limit: number | null;
   tpm_limit: number | null;
   metadata: Record<string, unknown>;
@@ -35,11 +46,11 @@ export interface TeamRow {
 }
 
 const TEAM_COLUMNS = `team_id, team_alias, organization_id, models, blocked, max_budget, spend, rpm_limit,
-  tpm_limit, metadata, created_at, updated_at`;
+  tpm_limit, budget_duration, budget_reset_at, soft_budget, metadata, created_at, updated_at`;
 
 const INSERT = `INSERT INTO svc_teams (team_id, team_alias, organization_id, models, max_budget, rpm_limit,
-  tpm_limit, metadata, blocked)
-VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8::jsonb, $9)`;
+  tpm_limit, metadata, blocked, budget_duration, budget_reset_at, soft_budget)
+VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8::jsonb, $9, $10, $11, $12)`;
 
 function insertParams(team: NewTeam): unknown[] {
   return [
@@ -52,6 +63,9 @@ function insertParams(team: NewTeam): unknown[] {
     team.tpm_limit ?? null,
     JSON.stringify(team.metadata ?? {}),
     team.blocked ?? false,
+    team.budget_duration ?? null,
+    team.budget_reset_at ?? null,
+    team.soft_budget ?? null,
   ];
 }
 

@@ -9,6 +9,10 @@ export interface NewUser {
   user_email?: string | null | undefined;
   /** Dollars. */
   max_budget?: number | null | undefined;
+  /** How often the budget starts again (`30d`, `1mo`); null: never. */
+  budget_duration?: string | null | undefined;
+  /** When the running budget period ends (set with `budget_duration`). */
+  budget_reset_at?: Date | null | undefined;
   metadata?: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -20,12 +24,17 @@ export interface UserRow {
   max_budget: number | null;
   /** Dollars spent so far (charged by the spend writer). */
   spend: number;
+  /** How often the budget starts again (`30d`, `1mo`); null: never. */
+  budget_duration: string | null;
+  /** When the running budget period ends: `spend` goes back to 0 then. */
+  budget_reset_at: Date | null;
   metadata: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
 }
 
-const USER_COLUMNS = 'user_id, user_role, user_email, max_budget, spend, metadata, created_at, updated_at';
+const USER_COLUMNS = `user_id, user_role, user_email, max_budget, spend, budget_duration, budget_reset_at, metadata,
+  created_at, updated_at`;
 
 /**
  * Stores a new user and returns it as stored (spend 0).
@@ -34,8 +43,9 @@ const USER_COLUMNS = 'user_id, user_role, user_email, max_budget, spend, metadat
 export async function insertUser(db: Queryable, user: NewUser): Promise<UserRow> {
   try {
     const { rows } = await db.query<UserRow>(
-      `INSERT INTO svc_users (user_id, user_role, user_email, max_budget, metadata)
-VALUES ($1, $2, $3, $4, $5::jsonb)
+      `INSERT INTO svc_users (user_id, user_role, user_email, max_budget, metadata, budget_duration,
+  budget_reset_at)
+VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
 RETURNING ${USER_COLUMNS}`,
       [
         user.user_id,
@@ -43,6 +53,8 @@ RETURNING ${USER_COLUMNS}`,
         user.user_email ?? null,
         user.max_budget ?? null,
         JSON.stringify(user.metadata ?? {}),
+        user.budget_duration ?? null,
+        user.budget_reset_at ?? null,
       ],
     );
     return rows[0]!;

@@ -1,46 +1,82 @@
 import type { Caller } from '../auth/caller.js';
 import { checkModelAccess } from '../auth/model-access.js';
 import type { TeamCache } from '../auth/team-cache.js';
-import { type CallFacts, CallLedger } from '../spend/call-ledger.js';
+import { ProxyError } from '../http/proxy-error.js';
+import { type CallFacts, CallLedger, chargedTo } from '../spend/call-ledger.js';
 import type { SpendSink } from '../spend/spend-entry.js';
 import type { BudgetGate, BudgetReservation } from './budget-gate.js';
-import { isLimited, keyOwner, type LimitedOwner, teamOwner } from './limited-owner.js';
+import type { BudgetPeriods } from './budget-periods.js';
+import { budgetOwner, isLimited, keyOwner, type LimitedOwner, teamOwner } from './limited-owner.js';
+import type { OwnerCaches } from './owner-caches.js';
 import type { RateLimits } from './rate-limits.js';
 
 /** Lets a call through the caller's model list, rate limits and budget, and opens its ledger. */
 export type Admit = (caller: Caller, facts: CallFacts, signal: AbortSignal) => Promise<CallLedger>;
 
-const NONE: readonly LimitedOwner[] = Object.freeze([]);
+/** Whom a call is charged to besides its key: the owners with something to enforce, and the team's organization. */
+interface Charged {
+  owners: LimitedOwner[];
+  /** The organization of the key's team, charged when the key names none. */
+  teamOrganizationId: string | null;
+}
 
-/** Builds the admission step from the proxy's limits, its team lookups and its spend sink. */
+/** Builds the admission step from the proxy's limits, its owner lookups and its spend sink. */
 export function createAdmission(deps: {
   budgets: BudgetGate;
   limits: RateLimits;
   teams: TeamCache;
+  /** Users, organizations and customers; without them only keys and teams are enforced. */
+  owners?: OwnerCaches | undefined;
+  /** Budget periods; without them budgets never reset. */
+  periods?: BudgetPeriods | undefined;
   sink: SpendSink;
   now: () => number;
 }): Admit {
-  const { budgets, limits, teams, sink, now } = deps;
+  const { budgets, limits, teams, owners: caches, periods, sink, now } = deps;
 
-  /** The key and the team the call is charged to, those of them with a budget or a limit. */
-  const ownersOf = async (caller: Caller): Promise<readonly LimitedOwner[]> => {
-    if (caller.kind === 'master') return NONE;
-    const teamId = caller.kind === 'key' ? caller.key.teamId : (caller.auth.team_id ?? null);
+  /**
+   * The key, its team, its user, the organization of the key or of its team, and the customer the
+   * call names (CONTRACT 6.6): those of them with a budget or a limit. Lookups run together; an
+   * id absent from the call costs nothing.
+   */
+  const chargedOf = async (caller: Caller, endUser: string | null): Promise<Charged> => {
+    const who = chargedTo(caller, endUser);
     const key = caller.kind === 'key' ? keyOwner(caller.key) : undefined;
-    const team = teamId === null ? undefined : await teams.get(teamId);
-    const owners: LimitedOwner[] = [];
-    if (key && isLimited(key)) owners.push(key);
-    if (team) {
-      const owner = teamOwner(teamId!, team);
-      if (isLimited(owner)) owners.push(owner);
+    const teamId = who.team_id ?? null;
+    const userId = who.user_id ?? null;
+    const customerId = who.end_user ?? null;
+    const [team, user, customer] = await Promise.all([
+      teamId === null ? undefined : teams.get(teamId),
+      userId === null || !caches ? undefined : caches.users.get(userId),
+      customerId === null || !caches ? undefined : caches.customers.get(customerId),
+    ]);
+    if (customer?.blocked) {
+      throw new ProxyError(403, 'customer_blocked', `The customer \`${customerId}\` is blocked.`);
     }
-    return owners;
+    const teamOrganizationId = team?.organizationId ?? null;
+    const organizationId = who.organization_id ?? teamOrganizationId;
+    const organization =
+      organizationId === null || !caches ? undefined : await caches.organizations.get(organizationId);
+    const owners: LimitedOwner[] = [];
+    const add = (owner: LimitedOwner | undefined) => {
+      if (owner && isLimited(owner)) owners.push(owner);
+    };
+    add(key);
+    if (team && teamId !== null) add(teamOwner(teamId, team));
+    if (user && userId !== null) add(budgetOwner('user', userId, user));
+    if (organization && organizationId !== null)
+      add(budgetOwner('organization', organizationId, organization));
+    if (customer && customerId !== null) add(budgetOwner('customer', customerId, customer));
+    return { owners, teamOrganizationId };
   };
 
   return async (caller, facts, signal) => {
     // the key's, its team's (authentication brought it) or the token's model lists
     checkModelAccess(caller, facts.model);
-    const owners = await ownersOf(caller);
+    const charged = await chargedOf(caller, facts.endUser);
+    const owners = periods
+      ? await Promise.all(charged.owners.map((o) => periods.current(o)))
+      : charged.owners;
     const reservations: BudgetReservation[] = [];
     try {
       for (const owner of owners) await limits.admit(owner);
@@ -49,6 +85,9 @@ export function createAdmission(deps: {
       for (const reservation of reservations) reservation.settle(0);
       throw error;
     }
-    return new CallLedger({ owners, reservations, limits, sink, now, caller }, facts);
+    return new CallLedger(
+      { owners, reservations, limits, sink, now, caller, teamOrganizationId: charged.teamOrganizationId },
+      facts,
+    );
   };
 }

@@ -2,14 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireAdmin } from '../auth/authenticate.js';
 import type { KeyIdentity } from '../auth/caller.js';
-import { durationMs } from '../auth/duration.js';
+import { addDuration } from '../auth/duration.js';
 import { identityOf } from '../auth/key-identity.js';
 import { generateVirtualKey, hashKey, isKeyHash } from '../auth/virtual-key.js';
 import { deleteKeys, findKeyByHash, insertKey, listKeys } from '../db/keys-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { firstBudgetResetAt, inRunningPeriod } from './budget-fields.js';
 import {
+  budgetDurationField,
   budgetField,
   durationField,
   idField,
@@ -25,6 +27,8 @@ const generateSchema = z.strictObject({
   user_id: idField.nullish(),
   organization_id: idField.nullish(),
   max_budget: budgetField.nullish(),
+  budget_duration: budgetDurationField.nullish(),
+  soft_budget: budgetField.nullish(),
   rpm_limit: limitField.nullish(),
   tpm_limit: limitField.nullish(),
   duration: durationField.nullish(),
@@ -51,6 +55,9 @@ function keyInfo(key: KeyIdentity) {
     organization_id: key.organizationId,
     spend: key.spend,
     max_budget: key.maxBudget,
+    budget_duration: key.budgetDuration,
+    budget_reset_at: key.budgetResetAt?.toISOString() ?? null,
+    soft_budget: key.softBudget,
     rpm_limit: key.rpmLimit,
     tpm_limit: key.tpmLimit,
     expires: key.expiresAt?.toISOString() ?? null,
@@ -69,7 +76,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
     const body = parseBody(generateSchema, request.body, '/key/generate body');
     const key = generateVirtualKey();
     const keyHash = hashKey(key);
-    const expiresAt = body.duration ? new Date(ctx.now() + durationMs(body.duration)) : null;
+    const expiresAt = body.duration ? new Date(addDuration(ctx.now(), body.duration)) : null;
     const record = identityOf(
       await insertKey(ctx.db, {
         key_hash: keyHash,
@@ -79,6 +86,9 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
         user_id: body.user_id,
         organization_id: body.organization_id,
         max_budget: body.max_budget,
+        budget_duration: body.budget_duration,
+        budget_reset_at: firstBudgetResetAt(ctx.now(), body.budget_duration),
+        soft_budget: body.soft_budget,
         rpm_limit: body.rpm_limit,
         tpm_limit: body.tpm_limit,
         expires_at: expiresAt,
@@ -104,7 +114,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
     }
     const record = await findKeyByHash(ctx.db, keyHash);
     if (!record) throw new ProxyError(404, 'key_not_found', 'No such key.');
-    return { key: keyHash, info: keyInfo(identityOf(record)) };
+    return { key: keyHash, info: keyInfo(identityOf(await inRunningPeriod(ctx, 'key', keyHash, record))) };
   });
 
   app.get('/key/list', async (request) => {

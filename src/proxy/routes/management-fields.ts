@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireAdmin } from '../auth/authenticate.js';
-import { DURATION_PATTERN, durationMs } from '../auth/duration.js';
+import { DURATION_FORMAT, DURATION_PATTERN, durationMs } from '../auth/duration.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { int4, storableJsonObject, storableText } from './storable-fields.js';
 
@@ -33,15 +33,28 @@ export const modelsField = z.array(storableText.min(1));
 /** The longest `duration` of a key, in days: its expiry must be a time the database stores. */
 export const MAX_DURATION_DAYS = 36_500;
 
-/** How long a key lives: `30s`, `15m`, `12h` or `30d`, at most 100 years. */
-export const durationField = z
-  .string()
-  .regex(DURATION_PATTERN, 'expected a whole number and a unit: `30s`, `15m`, `12h` or `30d`')
-  // checked even when the pattern failed: only a value that matches it has a length to check
-  .refine(
-    (value) => !DURATION_PATTERN.test(value) || durationMs(value) <= MAX_DURATION_DAYS * 86_400_000,
-    `at most ${MAX_DURATION_DAYS}d (100 years); leave it out for a key that never expires`,
+/** A `duration` (`30s`, `15m`, `12h`, `30d`, `1mo`) of at most 100 years; `what` names it in errors. */
+function boundedDuration(what: string) {
+  return (
+    z
+      .string()
+      .regex(DURATION_PATTERN, `expected ${DURATION_FORMAT}`)
+      // checked even when the pattern failed: only a value that matches it has a length to check
+      .refine(
+        (value) => !DURATION_PATTERN.test(value) || durationMs(value) <= MAX_DURATION_DAYS * 86_400_000,
+        `at most ${MAX_DURATION_DAYS}d (100 years); ${what}`,
+      )
   );
+}
+
+/** How long a key lives: `30s`, `15m`, `12h`, `30d` or `1mo`, at most 100 years. */
+export const durationField = boundedDuration('leave it out for a key that never expires');
+
+/** How often a budget starts again (`budget_duration`): at least a second, at most 100 years. */
+export const budgetDurationField = boundedDuration('leave it out for a budget that never resets').refine(
+  (value) => !DURATION_PATTERN.test(value) || durationMs(value) > 0,
+  'at least `1s`',
+);
 
 /** A readable id for a record created without one: `team_`, `user_`, `org_`... and 16 hex digits. */
 export function newId(prefix: string): string {

@@ -5,8 +5,10 @@ import { teamIdsOfOrganization } from '../db/teams-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { firstBudgetResetAt, inRunningPeriod } from './budget-fields.js';
 import {
   authenticateAdmin,
+  budgetDurationField,
   budgetField,
   idField,
   metadataField,
@@ -19,6 +21,7 @@ const newOrganizationSchema = z.strictObject({
   organization_alias: idField,
   models: modelsField.default([]),
   max_budget: budgetField.nullish(),
+  budget_duration: budgetDurationField.nullish(),
   metadata: metadataField.default({}),
 });
 
@@ -32,6 +35,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: ProxyConte
     const organization = await insertOrganization(ctx.db, {
       ...body,
       organization_id: body.organization_id ?? newId('org'),
+      budget_reset_at: firstBudgetResetAt(ctx.now(), body.budget_duration),
     });
     ctx.authChanged();
     return organization;
@@ -44,6 +48,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, ctx: ProxyConte
     if (!organization) {
       throw new ProxyError(404, 'organization_not_found', `No organization \`${organization_id}\`.`);
     }
-    return { ...organization, teams: await teamIdsOfOrganization(ctx.db, organization_id) };
+    const current = await inRunningPeriod(ctx, 'organization', organization_id, organization);
+    return { ...current, teams: await teamIdsOfOrganization(ctx.db, organization_id) };
   });
 }

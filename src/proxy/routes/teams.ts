@@ -6,8 +6,10 @@ import { getTeam, insertTeam, listTeamsWithMembers, setTeamBlocked, type TeamRow
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { firstBudgetResetAt, inRunningPeriod } from './budget-fields.js';
 import {
   authenticateAdmin,
+  budgetDurationField,
   budgetField,
   idField,
   limitField,
@@ -22,6 +24,8 @@ const newTeamSchema = z.strictObject({
   models: modelsField.default([]),
   organization_id: idField.nullish(),
   max_budget: budgetField.nullish(),
+  budget_duration: budgetDurationField.nullish(),
+  soft_budget: budgetField.nullish(),
   rpm_limit: limitField.nullish(),
   tpm_limit: limitField.nullish(),
   metadata: metadataField.default({}),
@@ -53,7 +57,11 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: ProxyContext): voi
         `\`organization_id\`: no organization \`${body.organization_id}\`.`,
       );
     }
-    const team = await insertTeam(ctx.db, { ...body, team_id: body.team_id ?? newId('team') });
+    const team = await insertTeam(ctx.db, {
+      ...body,
+      team_id: body.team_id ?? newId('team'),
+      budget_reset_at: firstBudgetResetAt(ctx.now(), body.budget_duration),
+    });
     ctx.teams.invalidate(team.team_id);
     return team;
   });
@@ -66,7 +74,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: ProxyContext): voi
   app.get('/team/info', async (request) => {
     await authenticateAdmin(ctx, request, '/team/info');
     const { team_id } = parseBody(teamIdSchema, request.query, '/team/info query');
-    const team = await existingTeam(ctx, team_id);
+    const team = await inRunningPeriod(ctx, 'team', team_id, await existingTeam(ctx, team_id));
     return { team_id, team_info: team, members: await userIdsOfTeam(ctx.db, team_id), spend: team.spend };
   });
 

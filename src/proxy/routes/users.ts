@@ -7,7 +7,15 @@ import { getUser, insertUser, type UserRow } from '../db/users-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
-import { authenticateAdmin, budgetField, idField, metadataField, newId } from './management-fields.js';
+import { firstBudgetResetAt, inRunningPeriod } from './budget-fields.js';
+import {
+  authenticateAdmin,
+  budgetDurationField,
+  budgetField,
+  idField,
+  metadataField,
+  newId,
+} from './management-fields.js';
 
 /** The user roles of spec 2.4. */
 export const USER_ROLES = ['proxy_admin', 'internal_user', 'internal_user_view_only'] as const;
@@ -17,6 +25,7 @@ const newUserSchema = z.strictObject({
   user_role: z.enum(USER_ROLES).default('internal_user'),
   user_email: z.email().nullish(),
   max_budget: budgetField.nullish(),
+  budget_duration: budgetDurationField.nullish(),
   teams: z.array(idField).default([]),
   metadata: metadataField.default({}),
 });
@@ -32,6 +41,8 @@ function userView(user: UserRow, teams: readonly string[]) {
     teams,
     spend: user.spend,
     max_budget: user.max_budget,
+    budget_duration: user.budget_duration,
+    budget_reset_at: user.budget_reset_at,
     metadata: user.metadata,
     created_at: user.created_at,
   };
@@ -58,7 +69,11 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ProxyContext): voi
     const teams = [...new Set(body.teams)].sort();
     const created = await ctx.db.transaction(async (tx) => {
       await requireTeams(tx, teams);
-      const user = await insertUser(tx, { ...body, user_id: body.user_id ?? newId('user') });
+      const user = await insertUser(tx, {
+        ...body,
+        user_id: body.user_id ?? newId('user'),
+        budget_reset_at: firstBudgetResetAt(ctx.now(), body.budget_duration),
+      });
       for (const teamId of teams) await addTeamMember(tx, teamId, user.user_id);
       return userView(user, teams);
     });
@@ -71,6 +86,6 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ProxyContext): voi
     const { user_id } = parseBody(userIdSchema, request.query, '/user/info query');
     const user = await getUser(ctx.db, user_id);
     if (!user) throw new ProxyError(404, 'user_not_found', `No user \`${user_id}\`.`);
-    return userView(user, await teamIdsOfUser(ctx.db, user_id));
+    return userView(await inRunningPeriod(ctx, 'user', user_id, user), await teamIdsOfUser(ctx.db, user_id));
   });
 }

@@ -43,8 +43,10 @@ export const CLIENT_CLOSED: AnswerEnd = Object.freeze({ kind: 'client_closed' })
 
 export interface LedgerDeps {
   caller: Caller;
-  /** The key and team the call was admitted against (those with a budget or a limit). */
+  /** Whom the call was admitted against (those with a budget or a limit), at every level. */
   owners: readonly LimitedOwner[];
+  /** The organization of the key's team: the row names it when the key names no organization. */
+  teamOrganizationId?: string | null | undefined;
   /** Their budget reservations, settled with the call's cost. */
   reservations: readonly BudgetReservation[];
   limits: RateLimits;
@@ -54,12 +56,14 @@ export interface LedgerDeps {
 
 /**
  * Whom a call's spend row names (and so whose spend its cost is added to): the key's user, team and
- * organization; for a JWT, the user, team, organization and end user the token resolved to (spec
- * 5.3.4). The token's end-user claim, being verified, wins over the request's `user`.
+ * organization (the key's, else its team's: `teamOrganizationId`); for a JWT, the user, team,
+ * organization and end user the token resolved to (spec 5.3.4). The token's end-user claim, being
+ * verified, wins over the request's `user`.
  */
 export function chargedTo(
   caller: Caller,
   endUser: string | null,
+  teamOrganizationId: string | null = null,
 ): Pick<SpendLogRow, 'key_hash' | 'user_id' | 'team_id' | 'organization_id' | 'end_user'> {
   if (caller.kind === 'jwt') {
     const { auth } = caller;
@@ -76,7 +80,7 @@ export function chargedTo(
     key_hash: key?.keyHash ?? null,
     user_id: key?.userId ?? null,
     team_id: key?.teamId ?? null,
-    organization_id: key?.organizationId ?? null,
+    organization_id: key?.organizationId ?? teamOrganizationId,
     end_user: endUser,
   };
 }
@@ -196,7 +200,7 @@ export class CallLedger {
         if (owner.tpmLimit !== null) limits.recordTokens(owner.id, usage.total_tokens);
       }
     }
-    const who = chargedTo(caller, this.facts.endUser);
+    const who = chargedTo(caller, this.facts.endUser, this.deps.teamOrganizationId ?? null);
     const end = now();
     // every field named, no `...rest`: a spread followed by more properties made V8 build this row on
     // its slow path, about 20 µs per call under load (bench:proxy's profile)

@@ -6,6 +6,9 @@ const open: TeamStatus = {
   models: [],
   maxBudget: null,
   spend: 0,
+  budgetResetAt: null,
+  softBudget: null,
+  organizationId: null,
   rpmLimit: null,
   tpmLimit: null,
 };

@@ -27,6 +27,7 @@ describe.each(engines)('migrate ($name)', (engine) => {
 
     expect(await migrate(db)).toEqual({ applied: ALL });
     expect(await tables(db)).toEqual([
+      'svc_customers',
       'svc_jwt_key_mappings',
       'svc_keys',
       'svc_organizations',

@@ -1,0 +1,26 @@
+import { addDuration } from '../auth/duration.js';
+import { type BudgetLevel, renewBudgetPeriod } from '../db/budget-periods-repo.js';
+import type { ProxyContext } from '../proxy-context.js';
+
+/**
+ * When a budget period set now ends: now plus `budget_duration` (CONTRACT 6.6); null without one.
+ */
+export function firstBudgetResetAt(nowMs: number, duration: string | null | undefined): Date | null {
+  return duration ? new Date(addDuration(nowMs, duration)) : null;
+}
+
+/**
+ * A stored row as of its running budget period: when the period it holds has ended, the database
+ * starts the next one first (as a call would), so that an info route never shows a past
+ * `budget_reset_at` with the old period's spend.
+ */
+export async function inRunningPeriod<T extends { spend: number; budget_reset_at: Date | null }>(
+  ctx: Pick<ProxyContext, 'db' | 'now'>,
+  level: BudgetLevel,
+  id: string,
+  row: T,
+): Promise<T> {
+  if (row.budget_reset_at === null || row.budget_reset_at.getTime() > ctx.now()) return row;
+  const period = await renewBudgetPeriod(ctx.db, level, id, ctx.now());
+  return period ? { ...row, spend: period.spend, budget_reset_at: period.budget_reset_at } : row;
+}

@@ -43,9 +43,7 @@ export function registerAuditRoutes(app: FastifyInstance, ctx: ProxyContext): vo
     await authenticateAdmin(ctx, request, '/audit/logs');
     const { page, size, object_id, ...filter } = parseBody(query, request.query, '/audit/logs query');
     const objectId =
-      object_id !== undefined && filter.object_type === 'key'
-        ? keyRefOf(object_id)
-        : object_id;
+      object_id !== undefined && filter.object_type === 'key' ? keyRefOf(object_id) : object_id;
     const { rows, total } = await listAudit(ctx.db, { ...filter, object_id: objectId }, page, size);
     const data = rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
     return { data, total, page, size };

@@ -42,9 +42,7 @@ export function registerConfigRoutes(app: FastifyInstance, ctx: ProxyContext): v
         { before: before[name] ?? null, after: updated.router_settings[name] ?? null },
       ]),
     );
-    await insertAudit(ctx.db, [
-      auditRow(actor, 'update', 'router_settings', 'router_settings', changes),
-    ]);
+    await insertAudit(ctx.db, [auditRow(actor, 'update', 'router_settings', 'router_settings', changes)]);
     return updated;
   });
 }

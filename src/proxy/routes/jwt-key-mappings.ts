@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hashKey, isKeyHash } from '../auth/virtual-key.js';
+import { insertAudit } from '../db/audit-repo.js';
 import {
   deleteKeyMapping,
   getKeyMapping,
@@ -10,7 +11,6 @@ import {
   updateKeyMapping,
 } from '../db/jwt-key-mappings-repo.js';
 import { findKeyByHash } from '../db/keys-repo.js';
-import { insertAudit } from '../db/audit-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
@@ -115,7 +115,9 @@ export function registerJwtKeyMappingRoutes(app: FastifyInstance, ctx: ProxyCont
       const before = await getKeyMapping(tx, id);
       const after = await updateKeyMapping(tx, id, changes);
       if (!after) throw notFound(id);
-      await insertAudit(tx, [auditRow(actor, 'update', 'jwt_key_mapping', id, changesOf('id', before, after))]);
+      await insertAudit(tx, [
+        auditRow(actor, 'update', 'jwt_key_mapping', id, changesOf('id', before, after)),
+      ]);
       return after;
     });
     // the JWT module caches mappings (and their absence) for virtual_key_mapping_cache_ttl

@@ -70,7 +70,11 @@ export function registerKeyLifecycleRoutes(app: FastifyInstance, ctx: ProxyConte
     if (duration !== undefined)
       values.expires_at = duration === null ? null : new Date(ctx.now() + durationMs(duration));
     if (Object.keys(values).length === 0)
-      throw new ProxyError(400, 'invalid_request', 'Invalid /key/update body: give at least one field to change.');
+      throw new ProxyError(
+        400,
+        'invalid_request',
+        'Invalid /key/update body: give at least one field to change.',
+      );
     const after = await changeKey(ctx, actor, key, async (tx, before) => ({
       after: (await updateColumns<KeyRecord>(tx, KEYS_TABLE, before.key_hash, values as ColumnValues))!,
       action: 'update',

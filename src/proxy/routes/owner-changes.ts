@@ -63,7 +63,9 @@ export async function updateOwner<R extends object>(
       const before = await lockRow<R>(tx, kind.table, id);
       if (!before) throw new ProxyError(404, `${kind.type}_not_found`, `No ${kind.type} \`${id}\`.`);
       const after =
-        Object.keys(values).length > 0 ? ((await updateColumns<R>(tx, kind.table, id, values)) ?? before) : before;
+        Object.keys(values).length > 0
+          ? ((await updateColumns<R>(tx, kind.table, id, values)) ?? before)
+          : before;
       const extra = also ? await also(tx) : { before: {}, after: {} };
       const changes = changesOf(kind.idField, { ...before, ...extra.before }, { ...after, ...extra.after });
       await insertAudit(tx, [auditRow(actor, 'update', kind.type, id, changes)]);
@@ -90,7 +92,11 @@ export async function deleteOwners<R extends object>(
     for (const id of unique) if (await lockRow(tx, kind.table, id)) found.add(id);
     const missing = unique.filter((id) => !found.has(id));
     if (missing.length > 0)
-      throw new ProxyError(404, `${kind.type}_not_found`, `No ${kind.type} ${quoted(missing)}; nothing deleted.`);
+      throw new ProxyError(
+        404,
+        `${kind.type}_not_found`,
+        `No ${kind.type} ${quoted(missing)}; nothing deleted.`,
+      );
     const dependents = await kind.dependents(tx, unique);
     if (dependents.length > 0) {
       throw new ProxyError(

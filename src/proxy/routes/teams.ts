@@ -89,7 +89,10 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: ProxyContext): voi
         const before = await getTeam(tx, team_id);
         const after = await setTeamBlocked(tx, team_id, blocked);
         const action = blocked ? 'block' : 'unblock';
-        if (after) await insertAudit(tx, [auditRow(actor, action, 'team', team_id, changesOf('team_id', before, after))]);
+        if (after)
+          await insertAudit(tx, [
+            auditRow(actor, action, 'team', team_id, changesOf('team_id', before, after)),
+          ]);
         return after;
       });
       ctx.teams.invalidate(team_id);
@@ -104,7 +107,9 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: ProxyContext): voi
     await existingTeam(ctx, team_id);
     await ctx.db.transaction(async (tx) => {
       await addTeamMember(tx, team_id, user_id);
-      await insertAudit(tx, [auditRow(actor, 'member_add', 'team', team_id, { member: { before: null, after: user_id } })]);
+      await insertAudit(tx, [
+        auditRow(actor, 'member_add', 'team', team_id, { member: { before: null, after: user_id } }),
+      ]);
     });
     ctx.authChanged();
     return { team_id, members: await userIdsOfTeam(ctx.db, team_id) };

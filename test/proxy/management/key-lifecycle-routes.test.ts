@@ -17,7 +17,11 @@ describe.each(ENGINES)('key lifecycle routes (%s)', (engine) => {
   describe('POST /key/update', () => {
     it('sets the fields given and keeps the others', async () => {
       const { keyHash } = await newKey({ key_alias: 'upd-keep', max_budget: 5, metadata: { env: 'dev' } });
-      const { status, body } = await post('/key/update', { key: keyHash, models: ['gpt-4o'], tpm_limit: 900 });
+      const { status, body } = await post('/key/update', {
+        key: keyHash,
+        models: ['gpt-4o'],
+        tpm_limit: 900,
+      });
       expect(status).toBe(200);
       expect(body).toMatchObject({
         key_hash: keyHash,
@@ -27,7 +31,10 @@ describe.each(ENGINES)('key lifecycle routes (%s)', (engine) => {
         max_budget: 5,
         metadata: { env: 'dev' },
       });
-      expect((await get(`/key/info?key=${keyHash}`)).body.info).toMatchObject({ models: ['gpt-4o'], tpm_limit: 900 });
+      expect((await get(`/key/info?key=${keyHash}`)).body.info).toMatchObject({
+        models: ['gpt-4o'],
+        tpm_limit: 900,
+      });
     });
 
     it('enforces an updated rpm_limit on the next call of a cached key', async () => {
@@ -93,7 +100,9 @@ describe.each(ENGINES)('key lifecycle routes (%s)', (engine) => {
     it('answers a new key with the same settings and spend', async () => {
       const old = await newKey({ key_alias: 'regen-same', rpm_limit: 50, max_budget: 9 });
       expect((await chat(old.headers)).status).toBe(200);
-      await eventually(async () => expect((await get(`/key/info?key=${old.keyHash}`)).body.info.spend).toBeGreaterThan(0));
+      await eventually(async () =>
+        expect((await get(`/key/info?key=${old.keyHash}`)).body.info.spend).toBeGreaterThan(0),
+      );
       const spend = (await get(`/key/info?key=${old.keyHash}`)).body.info.spend;
       const { status, body } = await post('/key/regenerate', { key: old.key });
       expect(status).toBe(200);
@@ -188,7 +197,12 @@ describe.each(ENGINES)('key lifecycle routes (%s)', (engine) => {
         object_id: regenerated.key_hash.slice(0, 8),
         changes: { key_hash: { before: prefix, after: regenerated.key_hash.slice(0, 8) } },
       });
-      expect(older.data.map((r: { action: string }) => r.action)).toEqual(['unblock', 'block', 'update', 'create']);
+      expect(older.data.map((r: { action: string }) => r.action)).toEqual([
+        'unblock',
+        'block',
+        'update',
+        'create',
+      ]);
       expect(older.data[2].changes).toEqual({ rpm_limit: { before: null, after: 7 } });
       expect(older.data[1].changes).toEqual({ blocked: { before: false, after: true } });
       const text = JSON.stringify([body, older]);

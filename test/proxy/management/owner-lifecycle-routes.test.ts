@@ -18,9 +18,19 @@ describe.each(ENGINES)('team, user and organization update and delete (%s)', (en
   describe('POST /team/update', () => {
     it('sets the fields given, keeps the others, and audits the change', async () => {
       await post('/team/new', { team_id: 'tu-keep', team_alias: 'Keep', max_budget: 5, metadata: { a: 1 } });
-      const { status, body } = await post('/team/update', { team_id: 'tu-keep', tpm_limit: 1000, team_alias: 'Kept' });
+      const { status, body } = await post('/team/update', {
+        team_id: 'tu-keep',
+        tpm_limit: 1000,
+        team_alias: 'Kept',
+      });
       expect(status).toBe(200);
-      expect(body).toMatchObject({ team_id: 'tu-keep', team_alias: 'Kept', tpm_limit: 1000, max_budget: 5, metadata: { a: 1 } });
+      expect(body).toMatchObject({
+        team_id: 'tu-keep',
+        team_alias: 'Kept',
+        tpm_limit: 1000,
+        max_budget: 5,
+        metadata: { a: 1 },
+      });
       expect((await get('/team/info?team_id=tu-keep')).body.team_info.team_alias).toBe('Kept');
       const [row] = await auditOf('team', 'tu-keep');
       expect(row).toMatchObject({
@@ -110,7 +120,12 @@ describe.each(ENGINES)('team, user and organization update and delete (%s)', (en
         teams: ['uu-b'],
       });
       expect(status).toBe(200);
-      expect(body).toMatchObject({ user_id: 'uu-ada', user_role: 'proxy_admin', user_email: 'ada@example.com', teams: ['uu-b'] });
+      expect(body).toMatchObject({
+        user_id: 'uu-ada',
+        user_role: 'proxy_admin',
+        user_email: 'ada@example.com',
+        teams: ['uu-b'],
+      });
       expect((await get('/user/info?user_id=uu-ada')).body.teams).toEqual(['uu-b']);
       expect((await auditOf('user', 'uu-ada'))[0].changes).toEqual({
         user_role: { before: 'internal_user', after: 'proxy_admin' },
@@ -153,10 +168,22 @@ describe.each(ENGINES)('team, user and organization update and delete (%s)', (en
 
   describe('POST /organization/update and /organization/delete', () => {
     it('sets the fields given and audits the change', async () => {
-      await post('/organization/new', { organization_id: 'ou-1', organization_alias: 'Acme', max_budget: 100 });
-      const { status, body } = await post('/organization/update', { organization_id: 'ou-1', max_budget: 50 });
+      await post('/organization/new', {
+        organization_id: 'ou-1',
+        organization_alias: 'Acme',
+        max_budget: 100,
+      });
+      const { status, body } = await post('/organization/update', {
+        organization_id: 'ou-1',
+        max_budget: 50,
+      });
       expect(status).toBe(200);
-      expect(body).toMatchObject({ organization_id: 'ou-1', organization_alias: 'Acme', max_budget: 50, teams: [] });
+      expect(body).toMatchObject({
+        organization_id: 'ou-1',
+        organization_alias: 'Acme',
+        max_budget: 50,
+        teams: [],
+      });
       expect((await get('/organization/info?organization_id=ou-1')).body.max_budget).toBe(50);
       expect((await auditOf('organization', 'ou-1'))[0].changes).toEqual({
         max_budget: { before: 100, after: 50 },
@@ -164,7 +191,9 @@ describe.each(ENGINES)('team, user and organization update and delete (%s)', (en
     });
 
     it('answers 404 for an unknown organization and 400 naming a bad field', async () => {
-      expect((await post('/organization/update', { organization_id: 'ou-ghost', max_budget: 1 })).status).toBe(404);
+      expect(
+        (await post('/organization/update', { organization_id: 'ou-ghost', max_budget: 1 })).status,
+      ).toBe(404);
       await post('/organization/new', { organization_id: 'ou-2', organization_alias: 'Two' });
       const bad = await post('/organization/update', { organization_id: 'ou-2', max_budget: -5 });
       expect(bad.status).toBe(400);

@@ -17,7 +17,7 @@ import { buildProxyApp } from './build-app.js';
 import { generalSettingsSchema, resolveProxySettings } from './config/general-settings.js';
 import { SettingsSync } from './config/settings-sync.js';
 import type { Database } from './db/database.js';
-import { findKeyByHash } from './db/keys-repo.js';
+import { findKeyForAuth } from './db/keys-repo.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open-database.js';
 import { getTeam } from './db/teams-repo.js';
@@ -68,6 +68,11 @@ export interface StartProxyOptions {
   jwtDirectory?: (db: Database) => JwtAuthDeps;
   /** Where the proxy's JSON log lines go (`general_settings.log_level` sets the level). @default stdout */
   logStream?: DestinationStream;
+  /**
+   * An open database to serve from instead of the configured one: it is migrated, and left open by
+   * `close()`. For running two proxies on one embedded database, as two processes share a Postgres.
+   */
+  database?: Database;
 }
 
 /** A running proxy. */
@@ -127,12 +132,14 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   printUnpriced(router, logger);
   let db: Database | undefined;
   try {
-    const opened = await openDatabase({
-      url: settings.databaseUrl,
-      dataDir: settings.dataDir,
-      schema: settings.databaseSchema,
-    });
-    db = opened;
+    const opened =
+      options.database ??
+      (await openDatabase({
+        url: settings.databaseUrl,
+        dataDir: settings.dataDir,
+        schema: settings.databaseSchema,
+      }));
+    if (!options.database) db = opened;
     await migrate(opened);
     const directory = new CachedJwtDirectory((options.jwtDirectory ?? defaultJwtDirectory)(opened), {
       ttlMs: settings.keyCacheTtlMs,
@@ -204,7 +211,7 @@ async function serve(
   };
   const announce = { ttlMs: settings.keyCacheTtlMs, onInvalidate: authChanged };
   const keys = new KeyCache(async (hash) => {
-    const record = await findKeyByHash(db, hash);
+    const record = await findKeyForAuth(db, hash);
     return record && identityOf(record);
   }, announce);
   const teams = new TeamCache(async (teamId) => {
@@ -294,7 +301,7 @@ async function serve(
         ]);
         if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
         await Promise.allSettled([router.close(), stores.shared.close?.(), alerter.close()]);
-        await db.close();
+        if (!options.database) await db.close();
         await options.otel?.shutdown();
       })();
       return closing;

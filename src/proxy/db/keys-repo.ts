@@ -120,11 +120,85 @@ export async function listKeys(
   return { keys: rows, total: Number(counted.rows[0]?.total ?? 0) };
 }
 
-/** Deletes the keys with these hashes; returns the hashes that existed. Their spend log rows stay. */
-export async function deleteKeys(db: Queryable, keyHashes: readonly string[]): Promise<string[]> {
-  const { rows } = await db.query<{ key_hash: string }>(
-    'DELETE FROM svc_keys WHERE key_hash = ANY($1::text[]) RETURNING key_hash',
+/**
+ * Deletes the keys with these hashes (and their old secrets' grace); returns the keys that existed, as
+ * they were, by hash. Their spend log rows stay.
+ */
+export async function deleteKeys(db: Queryable, keyHashes: readonly string[]): Promise<KeyRecord[]> {
+  const { rows } = await db.query<KeyRecord>(
+    `DELETE FROM svc_keys WHERE key_hash = ANY($1::text[]) RETURNING ${KEY_COLUMNS}`,
     [keyHashes],
   );
-  return rows.map((r) => r.key_hash).sort();
+  await db.query('DELETE FROM svc_key_grace WHERE key_hash = ANY($1::text[])', [keyHashes]);
+  return rows.sort((a, b) => (a.key_hash < b.key_hash ? -1 : 1));
+}
+
+/** Where `updateColumns` and `lockRow` find keys. */
+export const KEYS_TABLE = { table: 'svc_keys', idColumn: 'key_hash', columns: KEY_COLUMNS };
+
+const PREFIXED_KEY_COLUMNS = KEY_COLUMNS.split(',')
+  .map((c) => `k.${c.trim()}`)
+  .join(', ');
+
+/**
+ * The key a presented secret's hash names, for auth: the key with this hash, or the key a regenerated
+ * secret was replaced by while its grace period lasts. For such an old secret `expires_at` is the
+ * earlier of the key's expiry and the end of its grace, so it is refused (401) once the grace is over.
+ */
+export async function findKeyForAuth(db: Queryable, keyHash: string): Promise<KeyRecord | undefined> {
+  const { rows } = await db.query<KeyRecord>(
+    `SELECT ${KEY_COLUMNS} FROM svc_keys WHERE key_hash = $1
+UNION ALL
+SELECT ${PREFIXED_KEY_COLUMNS.replace('k.expires_at', 'LEAST(k.expires_at, g.expires_at) AS expires_at')}
+FROM svc_key_grace g JOIN svc_keys k ON k.key_hash = g.key_hash
+WHERE g.old_hash = $1 AND g.expires_at > now()
+LIMIT 1`,
+    [keyHash],
+  );
+  return rows[0];
+}
+
+/**
+ * Moves the key from `oldHash` to `newHash` (its settings and spend kept; its spend log rows, stored
+ * responses, JWT mappings and earlier secrets' grace follow it), and keeps the old secret valid until
+ * `graceUntil` (null: not at all). Run in a transaction with the key locked. Expired grace rows go.
+ */
+export async function rehashKey(
+  db: Queryable,
+  oldHash: string,
+  newHash: string,
+  graceUntil: Date | null,
+): Promise<KeyRecord | undefined> {
+  if (!HEX_HASH.test(newHash)) throw new TypeError('rehashKey: newHash must be a key hash (lower-case hex)');
+  const { rows } = await db.query<KeyRecord>(
+    `UPDATE svc_keys SET key_hash = $2, updated_at = now() WHERE key_hash = $1 RETURNING ${KEY_COLUMNS}`,
+    [oldHash, newHash],
+  );
+  if (!rows[0]) return undefined;
+  for (const table of ['svc_spend_logs', 'svc_responses', 'svc_jwt_key_mappings', 'svc_key_grace']) {
+    await db.query(`UPDATE ${table} SET key_hash = $2 WHERE key_hash = $1`, [oldHash, newHash]);
+  }
+  await db.query('DELETE FROM svc_key_grace WHERE expires_at <= now()');
+  if (graceUntil) {
+    await db.query('INSERT INTO svc_key_grace (old_hash, key_hash, expires_at) VALUES ($1, $2, $3)', [
+      oldHash,
+      newHash,
+      graceUntil,
+    ]);
+  }
+  return rows[0];
+}
+
+/** The keys that name any of these teams (`column` `team_id`) or users (`user_id`), or organizations. */
+export async function keysOwnedBy(
+  db: Queryable,
+  column: 'team_id' | 'user_id' | 'organization_id',
+  ids: readonly string[],
+): Promise<Array<Pick<KeyRecord, 'key_hash' | 'key_alias'> & { owner: string }>> {
+  const { rows } = await db.query<Pick<KeyRecord, 'key_hash' | 'key_alias'> & { owner: string }>(
+    `SELECT key_hash, key_alias, ${column} AS owner FROM svc_keys WHERE ${column} = ANY($1::text[])
+ORDER BY key_alias NULLS LAST, key_hash`,
+    [ids],
+  );
+  return rows;
 }

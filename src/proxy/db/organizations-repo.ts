@@ -82,3 +82,22 @@ export async function findOrganizationsByAlias(db: Queryable, alias: string): Pr
   );
   return rows;
 }
+
+/** Where `updateColumns` and `lockRow` find organizations. */
+export const ORGANIZATIONS_TABLE = {
+  table: 'svc_organizations',
+  idColumn: 'organization_id',
+  columns: ORGANIZATION_COLUMNS,
+};
+
+/** Deletes these organizations; returns those deleted, as they were. */
+export async function deleteOrganizations(
+  db: Queryable,
+  organizationIds: readonly string[],
+): Promise<OrganizationRow[]> {
+  const { rows } = await db.query<OrganizationRow>(
+    `DELETE FROM svc_organizations WHERE organization_id = ANY($1::text[]) RETURNING ${ORGANIZATION_COLUMNS}`,
+    [organizationIds],
+  );
+  return rows;
+}

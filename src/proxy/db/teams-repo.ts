@@ -140,3 +140,15 @@ FROM svc_teams t ORDER BY t.team_alias NULLS LAST, t.team_id`,
   );
   return rows.map((row) => ({ ...row, members: row.members ?? [] }));
 }
+
+/** Where `updateColumns` and `lockRow` find teams. */
+export const TEAMS_TABLE = { table: 'svc_teams', idColumn: 'team_id', columns: TEAM_COLUMNS };
+
+/** Deletes these teams (their memberships go with them); returns the teams deleted, as they were. */
+export async function deleteTeams(db: Queryable, teamIds: readonly string[]): Promise<TeamRow[]> {
+  const { rows } = await db.query<TeamRow>(
+    `DELETE FROM svc_teams WHERE team_id = ANY($1::text[]) RETURNING ${TEAM_COLUMNS}`,
+    [teamIds],
+  );
+  return rows;
+}

@@ -90,3 +90,16 @@ RETURNING ${USER_COLUMNS}`,
   );
   return rows[0]!;
 }
+
+/** Where `updateColumns` and `lockRow` find users. */
+export const USERS_TABLE = { table: 'svc_users', idColumn: 'user_id', columns: USER_COLUMNS };
+
+/** Deletes these users and their team memberships; returns the users deleted, as they were. */
+export async function deleteUsers(db: Queryable, userIds: readonly string[]): Promise<UserRow[]> {
+  await db.query('DELETE FROM svc_team_memberships WHERE user_id = ANY($1::text[])', [userIds]);
+  const { rows } = await db.query<UserRow>(
+    `DELETE FROM svc_users WHERE user_id = ANY($1::text[]) RETURNING ${USER_COLUMNS}`,
+    [userIds],
+  );
+  return rows;
+}

@@ -24,3 +24,13 @@ export async function inRunningPeriod<T extends { spend: number; budget_reset_at
   const period = await renewBudgetPeriod(ctx.db, level, id, ctx.now());
   return period ? { ...row, spend: period.spend, budget_reset_at: period.budget_reset_at } : row;
 }
+
+/**
+ * The columns an update sets: a `budget_duration` it sets starts a first period now (null ends the
+ * periods), as `/…/new` does, so the new duration never resets against the old period's end.
+ */
+export function withBudgetPeriod(values: Record<string, unknown>, nowMs: number): Record<string, unknown> {
+  if (!('budget_duration' in values)) return values;
+  const duration = values.budget_duration as string | null;
+  return { ...values, budget_reset_at: firstBudgetResetAt(nowMs, duration) };
+}

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error.js';
+import { settingsView } from '../config/live-settings.js';
+import { insertAudit } from '../db/audit-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { auditRow } from './audit-trail.js';
 import { authenticateAdmin } from './management-fields.js';
 import { storableJsonObject } from './storable-fields.js';
 
@@ -20,15 +23,26 @@ const updateSchema = z.strictObject({
  */
 export function registerConfigRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   app.post('/config/update', async (request) => {
-    await authenticateAdmin(ctx, request, '/config/update');
+    const actor = await authenticateAdmin(ctx, request, '/config/update');
     const { router_settings } = parseBody(updateSchema, request.body, '/config/update body');
     const { settings } = ctx;
     if (!settings) throw new ProxyError(501, 'not_supported', 'This proxy has no settings store.');
+    const before = settingsView(ctx.router.settings);
+    let updated: Awaited<ReturnType<typeof settings.update>>;
     try {
-      return await settings.update(router_settings);
+      updated = await settings.update(router_settings);
     } catch (error) {
       if (error instanceof ConfigError) throw new ProxyError(400, 'invalid_router_settings', error.message);
       throw error;
     }
+    // as the answer shows them: credentials masked
+    const changes = Object.fromEntries(
+      Object.keys(router_settings).map((name) => [
+        name,
+        { before: before[name] ?? null, after: updated.router_settings[name] ?? null },
+      ]),
+    );
+    await insertAudit(ctx.db, [auditRow(actor, 'update', 'router_settings', 'router_settings', changes)]);
+    return updated;
   });
 }

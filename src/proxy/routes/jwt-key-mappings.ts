@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hashKey, isKeyHash } from '../auth/virtual-key.js';
+import { insertAudit } from '../db/audit-repo.js';
 import {
   deleteKeyMapping,
   getKeyMapping,
@@ -13,6 +14,7 @@ import { findKeyByHash } from '../db/keys-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { auditRow, changesOf, keyRef } from './audit-trail.js';
 import { authenticateAdmin, exactText, freeText, idField, newId } from './management-fields.js';
 
 /** `GET /jwt/key/mapping/list`: page size when none is asked for, and the largest allowed. */
@@ -66,19 +68,25 @@ function notFound(id: string): ProxyError {
  */
 export function registerJwtKeyMappingRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   app.post('/jwt/key/mapping/new', async (request) => {
-    await authenticateAdmin(ctx, request, '/jwt/key/mapping/new');
+    const actor = await authenticateAdmin(ctx, request, '/jwt/key/mapping/new');
     const body = parseBody(newSchema, request.body, '/jwt/key/mapping/new body');
     const keyHash = isKeyHash(body.key) ? body.key : hashKey(body.key);
     if (!(await findKeyByHash(ctx.db, keyHash))) {
       throw new ProxyError(400, 'key_not_found', '`key`: no virtual key matches it.');
     }
-    const row = await insertKeyMapping(ctx.db, {
-      id: newId('map'),
-      jwt_claim_name: body.jwt_claim_name,
-      jwt_claim_value: body.jwt_claim_value,
-      key_hash: keyHash,
-      description: body.description,
-      is_active: body.is_active,
+    const row = await ctx.db.transaction(async (tx) => {
+      const inserted = await insertKeyMapping(tx, {
+        id: newId('map'),
+        jwt_claim_name: body.jwt_claim_name,
+        jwt_claim_value: body.jwt_claim_value,
+        key_hash: keyHash,
+        description: body.description,
+        is_active: body.is_active,
+      });
+      const changes = changesOf('id', undefined, inserted);
+      changes.key = { before: null, after: keyRef(keyHash) };
+      await insertAudit(tx, [auditRow(actor, 'create', 'jwt_key_mapping', inserted.id, changes)]);
+      return inserted;
     });
     // the JWT module caches mappings (and their absence) for virtual_key_mapping_cache_ttl
     ctx.jwt?.auth.clearCaches();
@@ -101,20 +109,32 @@ export function registerJwtKeyMappingRoutes(app: FastifyInstance, ctx: ProxyCont
   });
 
   app.post('/jwt/key/mapping/update', async (request) => {
-    await authenticateAdmin(ctx, request, '/jwt/key/mapping/update');
+    const actor = await authenticateAdmin(ctx, request, '/jwt/key/mapping/update');
     const { id, ...changes } = parseBody(updateSchema, request.body, '/jwt/key/mapping/update body');
-    const row = await updateKeyMapping(ctx.db, id, changes);
-    if (!row) throw notFound(id);
+    const row = await ctx.db.transaction(async (tx) => {
+      const before = await getKeyMapping(tx, id);
+      const after = await updateKeyMapping(tx, id, changes);
+      if (!after) throw notFound(id);
+      await insertAudit(tx, [
+        auditRow(actor, 'update', 'jwt_key_mapping', id, changesOf('id', before, after)),
+      ]);
+      return after;
+    });
     // the JWT module caches mappings (and their absence) for virtual_key_mapping_cache_ttl
     ctx.jwt?.auth.clearCaches();
     return mappingView(row);
   });
 
   app.post('/jwt/key/mapping/delete', async (request) => {
-    await authenticateAdmin(ctx, request, '/jwt/key/mapping/delete');
+    const actor = await authenticateAdmin(ctx, request, '/jwt/key/mapping/delete');
     const { id } = parseBody(idSchema, request.body, '/jwt/key/mapping/delete body');
-    const row = await deleteKeyMapping(ctx.db, id);
-    if (!row) throw notFound(id);
+    const row = await ctx.db.transaction(async (tx) => {
+      const deleted = await deleteKeyMapping(tx, id);
+      if (!deleted) throw notFound(id);
+      const changes = changesOf('id', deleted, undefined);
+      await insertAudit(tx, [auditRow(actor, 'delete', 'jwt_key_mapping', id, changes)]);
+      return deleted;
+    });
     // the JWT module caches mappings (and their absence) for virtual_key_mapping_cache_ttl
     ctx.jwt?.auth.clearCaches();
     return mappingView(row);

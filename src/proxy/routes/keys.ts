@@ -5,12 +5,15 @@ import type { KeyIdentity } from '../auth/caller.js';
 import { addDuration } from '../auth/duration.js';
 import { identityOf } from '../auth/key-identity.js';
 import { generateVirtualKey, hashKey, isKeyHash } from '../auth/virtual-key.js';
+import { insertAudit } from '../db/audit-repo.js';
 import { deleteKeys, findKeyByHash, insertKey, listKeys } from '../db/keys-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { auditRow, changesOf, keyRef } from './audit-trail.js';
 import { firstBudgetResetAt, inRunningPeriod } from './budget-fields.js';
 import {
+  authenticateAdmin,
   budgetDurationField,
   budgetField,
   durationField,
@@ -20,8 +23,8 @@ import {
   modelsField,
 } from './management-fields.js';
 
-/** `POST /key/generate` (CONTRACT 5.6). */
-const generateSchema = z.strictObject({
+/** `POST /key/generate` (CONTRACT 5.6); `/key/update` takes the same fields. */
+export const generateSchema = z.strictObject({
   models: modelsField.default([]),
   team_id: idField.nullish(),
   user_id: idField.nullish(),
@@ -46,7 +49,7 @@ const listQuery = z.strictObject({
 const deleteSchema = z.strictObject({ keys: z.array(z.string().min(1)).min(1).max(100) });
 
 /** The key as `/key/info` shows it: everything but the key itself. */
-function keyInfo(key: KeyIdentity) {
+export function keyInfo(key: KeyIdentity) {
   return {
     key_alias: key.keyAlias,
     models: key.models,
@@ -72,13 +75,13 @@ function keyInfo(key: KeyIdentity) {
  */
 export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   app.post('/key/generate', async (request) => {
-    requireAdmin(await ctx.authenticate(request), '/key/generate');
+    const actor = await authenticateAdmin(ctx, request, '/key/generate');
     const body = parseBody(generateSchema, request.body, '/key/generate body');
     const key = generateVirtualKey();
     const keyHash = hashKey(key);
     const expiresAt = body.duration ? new Date(addDuration(ctx.now(), body.duration)) : null;
-    const record = identityOf(
-      await insertKey(ctx.db, {
+    const stored = await ctx.db.transaction(async (tx) => {
+      const inserted = await insertKey(tx, {
         key_hash: keyHash,
         key_alias: body.key_alias,
         models: body.models,
@@ -93,10 +96,13 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
         tpm_limit: body.tpm_limit,
         expires_at: expiresAt,
         metadata: body.metadata,
-      }),
-    );
+      });
+      const changes = changesOf('key_hash', undefined, inserted);
+      await insertAudit(tx, [auditRow(actor, 'create', 'key', keyRef(keyHash), changes)]);
+      return inserted;
+    });
     ctx.keys.invalidate(keyHash);
-    return { key, key_hash: keyHash, ...keyInfo(record) };
+    return { key, key_hash: keyHash, ...keyInfo(identityOf(stored)) };
   });
 
   app.get('/key/info', async (request) => {
@@ -131,10 +137,17 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
 
   // revoking a key deletes it; its spend log rows stay, naming its hash
   app.post('/key/delete', async (request) => {
-    requireAdmin(await ctx.authenticate(request), '/key/delete');
+    const actor = await authenticateAdmin(ctx, request, '/key/delete');
     const { keys } = parseBody(deleteSchema, request.body, '/key/delete body');
     const hashes = [...new Set(keys.map((key) => (isKeyHash(key) ? key : hashKey(key))))];
-    const deleted = await deleteKeys(ctx.db, hashes);
+    const deleted = await ctx.db.transaction(async (tx) => {
+      const records = await deleteKeys(tx, hashes);
+      const rows = records.map((record) =>
+        auditRow(actor, 'delete', 'key', keyRef(record.key_hash), changesOf('key_hash', record, undefined)),
+      );
+      await insertAudit(tx, rows);
+      return records.map((record) => record.key_hash);
+    });
     // each invalidation is also announced to the other processes: only keys that existed need one
     for (const hash of deleted) ctx.keys.invalidate(hash);
     if (deleted.length === 0) throw new ProxyError(404, 'key_not_found', 'None of these keys exists.');

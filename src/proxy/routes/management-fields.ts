@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireAdmin } from '../auth/authenticate.js';
 import { DURATION_FORMAT, DURATION_PATTERN, durationMs } from '../auth/duration.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { actorOf } from './audit-trail.js';
 import { int4, storableJsonObject, storableText } from './storable-fields.js';
 
 // Every field of a management request is one of these, so what the database cannot store is refused
@@ -61,11 +62,33 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(8).toString('hex')}`;
 }
 
-/** Authenticates the request and throws 403 unless it is an admin's; `route` names it in the error. */
+/**
+ * Authenticates the request and throws 403 unless it is an admin's; `route` names it in the error.
+ * Resolves with who the admin is, as audit rows name them (never a secret).
+ */
 export async function authenticateAdmin(
   ctx: ProxyContext,
   request: FastifyRequest,
   route: string,
-): Promise<void> {
-  requireAdmin(await ctx.authenticate(request), route);
+): Promise<string> {
+  const caller = await ctx.authenticate(request);
+  requireAdmin(caller, route);
+  return actorOf(caller);
+}
+
+/**
+ * The body of an update route from its create route's schema: every field optional and without its
+ * default (a field left out keeps its value; null, where the field takes null, clears it), plus the
+ * `id` fields that say what to update. A field added to the create route is accepted here too.
+ */
+export function updateSchemaOf<S extends z.ZodRawShape, I extends z.ZodRawShape>(
+  create: z.ZodObject<S>,
+  id: I,
+) {
+  const fields = Object.fromEntries(
+    Object.entries(create.shape)
+      .filter(([name]) => !(name in id))
+      .map(([name, field]) => [name, z.optional(field instanceof z.ZodDefault ? field.unwrap() : field)]),
+  ) as { [K in Exclude<keyof S, keyof I>]: z.ZodOptional<z.ZodType<z.output<S[K]>>> };
+  return z.strictObject({ ...fields, ...id });
 }

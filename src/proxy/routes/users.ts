@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { insertAudit } from '../db/audit-repo.js';
 import type { Queryable } from '../db/database.js';
 import { addTeamMember, teamIdsOfUser } from '../db/memberships-repo.js';
 import { getTeam } from '../db/teams-repo.js';
@@ -7,6 +8,7 @@ import { getUser, insertUser, type UserRow } from '../db/users-repo.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { auditRow, changesOf } from './audit-trail.js';
 import { firstBudgetResetAt, inRunningPeriod } from './budget-fields.js';
 import {
   authenticateAdmin,
@@ -20,7 +22,8 @@ import {
 /** The user roles of spec 2.4. */
 export const USER_ROLES = ['proxy_admin', 'internal_user', 'internal_user_view_only'] as const;
 
-const newUserSchema = z.strictObject({
+/** The body of the create route; its update route takes the same fields. */
+export const newUserSchema = z.strictObject({
   user_id: idField.optional(),
   user_role: z.enum(USER_ROLES).default('internal_user'),
   user_email: z.email().nullish(),
@@ -33,7 +36,7 @@ const newUserSchema = z.strictObject({
 const userIdSchema = z.strictObject({ user_id: idField });
 
 /** A user as `/user/new` and `/user/info` answer: the stored fields and the ids of its teams. */
-function userView(user: UserRow, teams: readonly string[]) {
+export function userView(user: UserRow, teams: readonly string[]) {
   return {
     user_id: user.user_id,
     user_role: user.user_role,
@@ -49,7 +52,7 @@ function userView(user: UserRow, teams: readonly string[]) {
 }
 
 /** Throws 400 naming every team id that does not exist. */
-async function requireTeams(db: Queryable, teamIds: readonly string[]): Promise<void> {
+export async function requireTeams(db: Queryable, teamIds: readonly string[]): Promise<void> {
   const missing: string[] = [];
   for (const teamId of teamIds) if (!(await getTeam(db, teamId))) missing.push(teamId);
   if (missing.length > 0) {
@@ -64,7 +67,7 @@ async function requireTeams(db: Queryable, teamIds: readonly string[]): Promise<
 /** Users (master key): create one (with its team memberships, all or nothing), read one. */
 export function registerUserRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   app.post('/user/new', async (request) => {
-    await authenticateAdmin(ctx, request, '/user/new');
+    const actor = await authenticateAdmin(ctx, request, '/user/new');
     const body = parseBody(newUserSchema, request.body, '/user/new body');
     const teams = [...new Set(body.teams)].sort();
     const created = await ctx.db.transaction(async (tx) => {
@@ -75,6 +78,8 @@ export function registerUserRoutes(app: FastifyInstance, ctx: ProxyContext): voi
         budget_reset_at: firstBudgetResetAt(ctx.now(), body.budget_duration),
       });
       for (const teamId of teams) await addTeamMember(tx, teamId, user.user_id);
+      const changes = changesOf('user_id', undefined, { ...user, teams });
+      await insertAudit(tx, [auditRow(actor, 'create', 'user', user.user_id, changes)]);
       return userView(user, teams);
     });
     ctx.authChanged();

@@ -27,8 +27,10 @@ describe.each(engines)('migrate ($name)', (engine) => {
 
     expect(await migrate(db)).toEqual({ applied: ALL });
     expect(await tables(db)).toEqual([
+      'svc_audit_logs',
       'svc_customers',
       'svc_jwt_key_mappings',
+      'svc_key_grace',
       'svc_keys',
       'svc_organizations',
       'svc_responses',

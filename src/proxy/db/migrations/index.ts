@@ -5,6 +5,7 @@ import { spendTraceId } from './003-spend-trace-id.js';
 import { spendPriced } from './004-spend-priced.js';
 import { responses } from './005-responses.js';
 import { budgets } from './006-budgets.js';
+import { keyLifecycleAudit } from './007-key-lifecycle-audit.js';
 
 /** Every migration, oldest first. A new one is a new file `NNN-name.ts` appended here; never edit one applied. */
 export const migrations: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   spendPriced,
   responses,
   budgets,
+  keyLifecycleAudit,
 ];

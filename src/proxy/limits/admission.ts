@@ -1,3 +1,4 @@
+import type { AccessGroups } from '../../router/access-groups.js';
 import type { Caller } from '../auth/caller.js';
 import { checkModelAccess } from '../auth/model-access.js';
 import type { TeamCache } from '../auth/team-cache.js';
@@ -19,8 +20,10 @@ export function createAdmission(deps: {
   teams: TeamCache;
   sink: SpendSink;
   now: () => number;
+  /** The router's access groups (`router.getAccessGroups()`), which a model list may name. */
+  accessGroups?: () => AccessGroups;
 }): Admit {
-  const { budgets, limits, teams, sink, now } = deps;
+  const { budgets, limits, teams, sink, now, accessGroups } = deps;
 
   /** The key and the team the call is charged to, those of them with a budget or a limit. */
   const ownersOf = async (caller: Caller): Promise<readonly LimitedOwner[]> => {
@@ -39,7 +42,7 @@ export function createAdmission(deps: {
 
   return async (caller, facts, signal) => {
     // the key's, its team's (authentication brought it) or the token's model lists
-    checkModelAccess(caller, facts.model);
+    checkModelAccess(caller, facts.model, accessGroups?.());
     const owners = await ownersOf(caller);
     const reservations: BudgetReservation[] = [];
     try {

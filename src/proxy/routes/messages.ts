@@ -40,7 +40,10 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
       signal,
     );
     const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(chatRequest, callControl(ledger, abort.upstream, caller)),
+      ctx.router.acompletion(
+        chatRequest,
+        callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups()),
+      ),
     );
     if (isStream(result)) {
       const call = {

@@ -76,7 +76,7 @@ function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
       signal,
     );
     const result = (await routedCall(state, ledger, signal, () =>
-      invoke(ctx, body, callControl(ledger, abort.upstream, caller)),
+      invoke(ctx, body, callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
     )) as Result;
     if (isStream(result)) {
       const disconnectRead = ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ;

@@ -102,7 +102,10 @@ function createHandler(ctx: ProxyContext) {
       signal,
     );
     const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(chatRequest, callControl(ledger, abort.upstream, caller)),
+      ctx.router.acompletion(
+        chatRequest,
+        callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups()),
+      ),
     );
     if (isStream(result)) {
       const format = responsesStreamFormat(new ResponsesStreamWriter(shell), store);

@@ -32,6 +32,7 @@ import { pricedOnlyLayer } from './layers/priced-only.js';
 import { recordsLayer } from './layers/records.js';
 import { retryLayer } from './layers/retry.js';
 import { selectLayer } from './layers/select.js';
+import { tagFilterLayer } from './layers/tag-filter.js';
 import { tiersLayer } from './layers/tiers.js';
 import { traceLayer } from './layers/trace.js';
 import type { RouterRuntime } from './runtime.js';
@@ -251,6 +252,7 @@ export function buildRouterConfig(
   const attempt = attemptLayer({ outcomes: runtime.outcomes, now: runtime.now });
   const groupLayers: Layer[] = [mockFaultsLayer];
   if (settings.enable_pre_call_checks) groupLayers.push(preCallChecksLayer);
+  if (settings.enable_tag_filtering) groupLayers.push(tagFilterLayer);
   // after the pre-call checks, whose candidates it narrows
   if (registry.anyUnbillable) groupLayers.push(pricedOnlyLayer);
   if (registry.tiered) groupLayers.push(tiersLayer({ noDeployments }));

@@ -4,6 +4,7 @@ import { partialSpendIndexes } from './002-partial-spend-indexes.js';
 import { spendTraceId } from './003-spend-trace-id.js';
 import { spendPriced } from './004-spend-priced.js';
 import { responses } from './005-responses.js';
+import { spendTags } from './008-spend-tags.js';
 
 /** Every migration, oldest first. A new one is a new file `NNN-name.ts` appended here; never edit one applied. */
 export const migrations: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const migrations: readonly Migration[] = [
   spendTraceId,
   spendPriced,
   responses,
+  spendTags,
 ];

@@ -74,6 +74,22 @@ describe.each(ENGINES)('request tags (%s)', (engine) => {
     ]);
   });
 
+  it("reads /v1/messages' metadata.tags and /v1/responses' header tags", async () => {
+    const { headers, keyHash } = await newKey();
+    const messages = { model: 'gpt-4o', max_tokens: 16, messages: USER, metadata: { tags: ['paid'] } };
+    expect((await post('/v1/messages', messages, headers)).status).toBe(200);
+    const responses = { model: 'gpt-4o', input: 'hi', store: false };
+    expect((await post('/v1/responses', responses, { ...headers, 'x-svc-tags': 'paid,ui' })).status).toBe(
+      200,
+    );
+
+    const rows = await rowsOf(keyHash, 2);
+    expect(rows.map((r) => [r.model_id, r.tags])).toEqual([
+      ['paid', ['paid', 'ui']],
+      ['paid', ['paid']],
+    ]);
+  });
+
   it('refuses a tagged call no deployment serves with 400 naming the tags', async () => {
     const { headers } = await newKey();
     const res = await post(
@@ -111,6 +127,8 @@ describe.each(ENGINES)('request tags (%s)', (engine) => {
   });
 
   it('reports spend by tag in the shape of group_by=team: a row per tag, untagged under null', async () => {
+    // rows are written in batches: every call above (11 rows; a refused tag writes none) first
+    await eventually(async () => expect((await get('/spend/logs')).body).toHaveLength(11));
     const { status, body } = await get(
       `/spend/report?group_by=tag&start_date=${today()}&end_date=${today()}`,
     );
@@ -118,14 +136,12 @@ describe.each(ENGINES)('request tags (%s)', (engine) => {
     expect(body.group_by).toBe('tag');
     const groups = body.data.map((r: { group: string | null }) => r.group);
     // `beta`: the refused call's failure row keeps its tags too
-    expect(groups).toEqual(['beta', 'checkout', 'paid', 'prod', null]);
-    const byGroup = Object.fromEntries(
+    expect(groups).toEqual(['beta', 'checkout', 'paid', 'prod', 'ui', null]);
+    const requests = Object.fromEntries(
       body.data.map((r: { group: string | null; requests: number }) => [r.group, r.requests]),
     );
     // the call tagged paid, checkout and prod counts under each of them
-    expect(byGroup.checkout).toBe(1);
-    expect(byGroup.prod).toBe(1);
-    expect(byGroup.paid).toBe(5);
+    expect(requests).toEqual({ beta: 1, checkout: 1, paid: 7, prod: 1, ui: 1, null: 3 });
     expect(Object.keys(body.data[0]).sort()).toEqual(
       ['completion_tokens', 'day', 'group', 'prompt_tokens', 'requests', 'spend'].sort(),
     );

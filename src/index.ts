@@ -25,6 +25,7 @@ export type {
 export type { CallRecord } from './records/call-record.js';
 export { DeliveryError, type RecordDestination } from './records/destination.js';
 export type { DeliveryStats } from './records/record-queue.js';
+export type { AccessGroups } from './router/access-groups.js';
 export { ChatCompletionStream } from './router/chat-stream.js';
 export type { DeploymentHealth } from './router/deployment-health.js';
 export type { ModelGroupInfo } from './router/model-group-info.js';

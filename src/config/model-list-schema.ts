@@ -66,6 +66,7 @@ export const svcParamsSchema = z.looseObject({
   stream_total_timeout: positiveSeconds.optional(),
   max_retries: z.number().int().nonnegative().optional(),
   max_new_tokens: z.number().int().positive().optional(),
+  tags: z.array(z.string().min(1, 'expected a non-empty tag')).optional(),
 });
 
 export const ROUTER_SVC_PARAM_KEYS: readonly string[] = Object.keys(svcParamsSchema.shape);
@@ -110,6 +111,7 @@ export const modelInfoSchema = z.looseObject({
   cache_creation_input_token_cost: z.number().nonnegative().optional(),
   max_input_tokens: z.number().int().positive().optional(),
   allow_unpriced: z.boolean().optional(),
+  access_groups: z.array(z.string().min(1, 'expected a non-empty access group name')).optional(),
 });
 
 export const deploymentSchema = z.strictObject({

@@ -129,6 +129,11 @@ export const routerSettingsSchema = z.strictObject({
   enable_pre_call_checks: z.boolean().default(false),
   /** The spelling the spec's config example uses; same as `enable_pre_call_checks`. */
   enable_pre_call_check: z.boolean().optional(),
+  /**
+   * Route by request tags: a request with `metadata.tags` goes only to deployments whose
+   * `svc_params.tags` share one; an untagged one to deployments tagged `default`, else to any.
+   */
+  enable_tag_filtering: z.boolean().default(false),
   default_max_parallel_requests: z.number().int().positive().optional(),
   cache_responses: z.boolean().default(false),
   /** Response cache options; with a shared store (Redis, or one you give the router) answers live there. */

@@ -46,6 +46,7 @@ const CLASS_OF: Readonly<Record<RouterErrorCode, ErrorClass>> = {
   bad_request: BadRequestError,
   request_too_large: BadRequestError,
   model_unpriced: BadRequestError,
+  no_deployment_for_tags: BadRequestError,
   context_window_exceeded: ContextWindowExceededError,
   content_policy_violation: ContentPolicyViolationError,
   authentication: AuthenticationError,

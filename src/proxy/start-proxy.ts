@@ -257,6 +257,7 @@ async function serve(
         periods: new BudgetPeriods({ db, now }),
         sink: calls.sinking(spendSink((row) => spend.add(row), records)),
         now,
+        accessGroups: () => router.getAccessGroups(),
       }),
     ),
     readiness,

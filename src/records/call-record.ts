@@ -44,6 +44,8 @@ export interface CallRecord {
   end_user?: string | null | undefined;
   /** W3C trace id of the call's trace, when it was traced: an `otlp` span joins that trace. */
   trace_id?: string | null | undefined;
+  /** The request's tags (`metadata.tags`; at the proxy, header `x-svc-tags` too); null when untagged. */
+  tags?: readonly string[] | null | undefined;
   /** Any other field of the producer's (a spend row's newer columns): passed on as it is. */
   [field: string]: unknown;
 }

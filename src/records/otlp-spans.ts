@@ -7,7 +7,8 @@ type AnyValue =
   | { stringValue: string }
   | { boolValue: boolean }
   | { intValue: string }
-  | { doubleValue: number };
+  | { doubleValue: number }
+  | { arrayValue: { values: AnyValue[] } };
 interface KeyValue {
   key: string;
   value: AnyValue;
@@ -44,6 +45,9 @@ function anyValue(field: string, value: unknown): AnyValue | undefined {
       : { doubleValue: value };
   }
   if (value instanceof Date) return { stringValue: value.toISOString() };
+  // a list of strings (a call's `tags`) as OTLP's own array: a backend can filter by one element
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return { arrayValue: { values: value.map((v: string) => ({ stringValue: v })) } };
   return { stringValue: JSON.stringify(value) };
 }
 

@@ -17,6 +17,7 @@ import { pricedOnlyLayer } from './layers/priced-only.js';
 import { recordsLayer } from './layers/records.js';
 import { retryLayer } from './layers/retry.js';
 import { selectLayer } from './layers/select.js';
+import { tagFilterLayer } from './layers/tag-filter.js';
 import { tiersLayer } from './layers/tiers.js';
 import { traceLayer } from './layers/trace.js';
 import type { RouterRuntime } from './runtime.js';
@@ -152,6 +153,7 @@ export const CALL_PATH: readonly PathLayer[] = [
     on: (ctx) => ctx.settings.enable_pre_call_checks,
     build: () => preCallChecksLayer,
   },
+  { name: 'tag-filter', on: (ctx) => ctx.settings.enable_tag_filtering, build: () => tagFilterLayer },
   // after the pre-call checks, whose candidates it narrows
   { name: 'priced-only', on: (ctx) => ctx.registry.anyUnbillable, build: () => pricedOnlyLayer },
   {

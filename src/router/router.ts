@@ -22,6 +22,7 @@ import type {
   Usage,
   WithHiddenParams,
 } from '../types/index.js';
+import { type AccessGroups, accessGroupsOf } from './access-groups.js';
 import { type Call, type Routed, withAttempts } from './call.js';
 import type { CallControl, ChatResult } from './call-control.js';
 import { completedResult, streamResult } from './call-results.js';
@@ -64,6 +65,8 @@ export class Router extends EventEmitter<RouterEvents> {
   /** The settings the store was built from. */
   readonly #storeSettings: StoreSettings;
   #config: RouterConfig;
+  /** `getAccessGroups()` of the current config, built on first use. */
+  #accessGroups: { registry: RouterConfig['registry']; groups: AccessGroups } | undefined;
   #closed = false;
 
   constructor(
@@ -253,6 +256,22 @@ export class Router extends EventEmitter<RouterEvents> {
   /** One entry per model group: providers, mode, reasoning support, context window and prices. */
   getModelGroupInfo(): ModelGroupInfo[] {
     return [...this.#config.registry.groups()].map(modelGroupInfo);
+  }
+
+  /**
+   * The access groups of the model list (`model_info.access_groups`): each name with the model groups
+   * that have a deployment in it. Built once per model list and settings (the same object until either
+   * changes), so a server can resolve a caller's `models` that name an access group without work per call.
+   *
+   * @example
+   * // model_info: { access_groups: ['fast-models'] } on the deployments of gpt-4o-mini and haiku
+   * router.getAccessGroups().get('fast-models'); // Set { 'gpt-4o-mini', 'haiku' }
+   */
+  getAccessGroups(): AccessGroups {
+    const { registry } = this.#config;
+    if (this.#accessGroups?.registry !== registry)
+      this.#accessGroups = { registry, groups: accessGroupsOf(registry.groups()) };
+    return this.#accessGroups.groups;
   }
 
   /** Releases every connection pool, cache and timer (and the store, when the router made it). Calls made after it fail. */

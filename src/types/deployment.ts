@@ -32,6 +32,11 @@ export interface RouterSvcParams {
   first_token_timeout?: number;
   stream_total_timeout?: number;
   max_retries?: number;
+  /**
+   * With `enable_tag_filtering`, the request tags this deployment serves (`metadata.tags`); `default`
+   * marks the deployments that serve untagged requests. Never sent upstream.
+   */
+  tags?: readonly string[];
 }
 
 /** Request fields a deployment may preset; the caller's request overrides each one. */
@@ -126,6 +131,11 @@ export interface ModelInfo {
    * @default false
    */
   allow_unpriced?: boolean;
+  /**
+   * Access groups this deployment belongs to: a proxy key's or team's `models` naming one may call
+   * every model group that has a deployment in it (`Router.getAccessGroups()`).
+   */
+  access_groups?: readonly string[];
   [extra: string]: unknown;
 }
 

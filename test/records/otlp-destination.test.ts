@@ -125,6 +125,16 @@ describe('otlp destination', () => {
     expect(attributes(span!)).not.toHaveProperty('error.type');
   });
 
+  it("carries the request's metadata.tags as an OTLP string array (svc.tags)", async () => {
+    const router = routerFor();
+    await router.acompletion({ model: 'gpt-4o', messages: USER, metadata: { tags: ['checkout', 'prod'] } });
+    await router.close();
+    const [span] = spansOf(collector);
+    expect(attributes(span!)['svc.tags']).toEqual({
+      arrayValue: { values: [{ stringValue: 'checkout' }, { stringValue: 'prod' }] },
+    });
+  });
+
   it('marks a failed call with an error status and error.type', async () => {
     mock.setBehavior('/a', { status: 429, error: { message: 'slow down' } });
     const router = routerFor();

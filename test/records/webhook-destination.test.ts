@@ -64,6 +64,7 @@ describe('webhook destination', () => {
         time_to_first_token_ms: null,
         end_user: null,
         trace_id: null,
+        tags: null,
       },
     ]);
     expect(hook.bytes()).not.toContain('sk-test-a-0000');

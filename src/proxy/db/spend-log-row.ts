@@ -40,6 +40,8 @@ export interface SpendLogRow {
    * unless false; rows written before this field are null.
    */
   priced?: boolean | null | undefined;
+  /** The request's tags (`metadata.tags`, header `x-svc-tags`); null when it had none. */
+  tags?: readonly string[] | null | undefined;
 }
 
 /** A stored spend log row. Unset fields are null. */
@@ -76,6 +78,7 @@ export const SPEND_COLUMNS = [
   'trace_id',
   'usage_estimated',
   'priced',
+  'tags',
 ] as const satisfies readonly (keyof SpendLogRow)[];
 
 const MAX_INT = 2_147_483_647;
@@ -93,6 +96,16 @@ const finiteOrNull = (value: number | null | undefined): number | null =>
 
 const isValidDate = (value: unknown): value is Date =>
   value instanceof Date && Number.isFinite(value.getTime());
+
+// the proxy bounds tags at the request (request-tags.ts); a row is bounded again here, so that no
+// caller of the writer can make a batch fail
+const MAX_STORED_TAGS = 64;
+const MAX_STORED_TAG_LENGTH = 256;
+
+const tagsOf = (tags: readonly string[] | null | undefined): string[] | null => {
+  if (!Array.isArray(tags) || tags.length === 0) return null;
+  return tags.slice(0, MAX_STORED_TAGS).map((tag) => text(String(tag).slice(0, MAX_STORED_TAG_LENGTH)) ?? '');
+};
 
 /**
  * The row as JSON-ready values every column accepts, in `SPEND_COLUMNS` order (an array: a batch sent
@@ -132,5 +145,6 @@ export function storedValues(row: SpendLogRow): unknown[] {
     text(row.trace_id),
     row.usage_estimated === true,
     row.priced !== false,
+    tagsOf(row.tags),
   ];
 }

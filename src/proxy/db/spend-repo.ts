@@ -29,6 +29,7 @@ const COLUMN_TYPES: Record<(typeof SPEND_COLUMNS)[number], string> = {
   trace_id: 'text',
   usage_estimated: 'boolean',
   priced: 'boolean',
+  tags: 'text[]',
 };
 
 const COLUMNS = SPEND_COLUMNS.join(', ');
@@ -37,6 +38,10 @@ const COLUMNS = SPEND_COLUMNS.join(', ');
 function field(column: (typeof SPEND_COLUMNS)[number]): string {
   const value = `r->>${SPEND_COLUMNS.indexOf(column)}`;
   const type = COLUMN_TYPES[column];
+  if (type === 'text[]') {
+    const list = `r->${SPEND_COLUMNS.indexOf(column)}`;
+    return `CASE WHEN jsonb_typeof(${list}) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(${list})) END`;
+  }
   if (type === 'timestamptz') return `to_timestamp((${value})::double precision / 1000)`;
   return type === 'text' ? value : `(${value})::${type}`;
 }
@@ -157,13 +162,13 @@ ORDER BY start_time DESC, call_id DESC LIMIT $${params.length}`,
 }
 
 /** What `GET /spend/report` groups each day's spend by. */
-export type SpendReportGroup = 'team' | 'model';
+export type SpendReportGroup = 'team' | 'model' | 'tag';
 
-/** One day's spend of one team or model group. */
+/** One day's spend of one team, model group or tag. */
 export interface SpendReportRow {
   /** The UTC day, `YYYY-MM-DD`. */
   day: string;
-  /** The team id or model group; null for rows charged to no team. */
+  /** The team id, model group or tag; null for rows charged to no team, or of untagged calls. */
   group: string | null;
   spend: number;
   requests: number;
@@ -171,11 +176,18 @@ export interface SpendReportRow {
   completion_tokens: number;
 }
 
-const GROUP_COLUMN: Record<SpendReportGroup, string> = { team: 'team_id', model: 'model_group' };
+/** Where each grouping reads its group: a call with two tags is one row under each tag. */
+const GROUP_SOURCE: Record<SpendReportGroup, { column: string; from: string }> = {
+  team: { column: 'team_id', from: 'svc_spend_logs' },
+  model: { column: 'model_group', from: 'svc_spend_logs' },
+  // an untagged call (tags NULL) joins one NULL tag: counted under the null group
+  tag: { column: 't.tag', from: 'svc_spend_logs LEFT JOIN LATERAL unnest(tags) AS t(tag) ON true' },
+};
 
 /**
- * Spend per UTC day and team (or model group) of the calls started in [from, to), summed in the
- * database; sorted by day, then group.
+ * Spend per UTC day and team (or model group, or tag) of the calls started in [from, to), summed in the
+ * database; sorted by day, then group. By tag, a call with several tags counts under each of them, so
+ * the groups of a day may add up to more than its spend.
  */
 export async function spendReport(
   db: Queryable,
@@ -183,12 +195,12 @@ export async function spendReport(
   from: Date,
   to: Date,
 ): Promise<SpendReportRow[]> {
-  const column = GROUP_COLUMN[groupBy];
+  const { column, from: source } = GROUP_SOURCE[groupBy];
   const { rows } = await db.query<Record<keyof SpendReportRow, unknown>>(
     `SELECT to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${column} AS "group",
   sum(cost) AS spend, count(*) AS requests, sum(prompt_tokens) AS prompt_tokens,
   sum(completion_tokens) AS completion_tokens
-FROM svc_spend_logs WHERE start_time >= $1 AND start_time < $2
+FROM ${source} WHERE start_time >= $1 AND start_time < $2
 GROUP BY 1, 2 ORDER BY 1, 2 NULLS LAST`,
     [from, to],
   );

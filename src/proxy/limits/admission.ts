@@ -1,3 +1,4 @@
+import type { AccessGroups } from '../../router/access-groups.js';
 import type { Caller } from '../auth/caller.js';
 import { checkModelAccess } from '../auth/model-access.js';
 import type { TeamCache } from '../auth/team-cache.js';
@@ -31,8 +32,10 @@ export function createAdmission(deps: {
   periods?: BudgetPeriods | undefined;
   sink: SpendSink;
   now: () => number;
+  /** The router's access groups (`router.getAccessGroups()`), which a model list may name. */
+  accessGroups?: () => AccessGroups;
 }): Admit {
-  const { budgets, limits, teams, owners: caches, periods, sink, now } = deps;
+  const { budgets, limits, teams, owners: caches, periods, sink, now, accessGroups } = deps;
 
   /**
    * The key, its team, its user, the organization of the key or of its team, and the customer the
@@ -72,7 +75,7 @@ export function createAdmission(deps: {
 
   return async (caller, facts, signal) => {
     // the key's, its team's (authentication brought it) or the token's model lists
-    checkModelAccess(caller, facts.model);
+    checkModelAccess(caller, facts.model, accessGroups?.());
     const charged = await chargedOf(caller, facts.endUser);
     const owners = periods
       ? await Promise.all(charged.owners.map((o) => periods.current(o)))

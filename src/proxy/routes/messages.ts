@@ -7,6 +7,7 @@ import { bodyModel } from '../auth/authenticate.js';
 import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
 import { CallAbort } from '../http/call-abort.js';
 import { errorReply, fixedBody } from '../http/proxy-error.js';
+import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
 import { sseEvent } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { callControl, isStream, routedCall } from './routed-call.js';
@@ -21,7 +22,12 @@ import { type StreamFormat, sendStream } from './send-stream.js';
 export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): void {
   app.post('/v1/messages', { errorHandler: anthropicErrors }, async (request, reply) => {
     const caller = await ctx.authenticate(request, bodyModel(request.body));
-    const chatRequest = anthropicToChatRequest(request.body);
+    // Anthropic's `metadata` is the request's own (loose): its `tags` are read like a chat request's
+    const tags = requestTags(
+      (request.body as { metadata?: unknown } | null)?.metadata,
+      request.headers[TAGS_HEADER],
+    );
+    const chatRequest = withTags(anthropicToChatRequest(request.body), tags);
     const state = request.svc;
     const abort = new CallAbort(reply);
     const signal = abort.clientGone;
@@ -36,11 +42,15 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
         stream,
         startedAt: state.startedAt,
         traceId: state.traceId,
+        tags,
       },
       signal,
     );
     const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(chatRequest, callControl(ledger, abort.upstream, caller)),
+      ctx.router.acompletion(
+        chatRequest,
+        callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups()),
+      ),
     );
     if (isStream(result)) {
       const call = {

@@ -5,6 +5,7 @@ import { bodyModel } from '../auth/authenticate.js';
 import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
 import { CallAbort } from '../http/call-abort.js';
 import { errorReply } from '../http/proxy-error.js';
+import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
 import { sseData } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { type ModelCallBody, modelCallBody } from './request-body.js';
@@ -58,7 +59,10 @@ export function registerModelCallRoutes(app: FastifyInstance, ctx: ProxyContext)
 function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const caller = await ctx.authenticate(request, bodyModel(request.body));
-    const body = modelCallBody(request.body);
+    const given = modelCallBody(request.body);
+    const tags = requestTags(given.metadata, request.headers[TAGS_HEADER]);
+    // the router reads the tags (tag filtering) from the request's metadata, the header's included
+    const body = withTags(given, tags);
     const state = request.svc;
     const abort = new CallAbort(reply);
     const signal = abort.clientGone;
@@ -72,11 +76,12 @@ function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
         stream: body.stream === true,
         startedAt: state.startedAt,
         traceId: state.traceId,
+        tags,
       },
       signal,
     );
     const result = (await routedCall(state, ledger, signal, () =>
-      invoke(ctx, body, callControl(ledger, abort.upstream, caller)),
+      invoke(ctx, body, callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
     )) as Result;
     if (isStream(result)) {
       const disconnectRead = ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ;

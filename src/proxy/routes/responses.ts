@@ -16,6 +16,7 @@ import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
 import { getStoredResponse, insertResponse, type StoredResponse } from '../db/responses-repo.js';
 import { CallAbort } from '../http/call-abort.js';
 import { ProxyError } from '../http/proxy-error.js';
+import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { responsesStreamFormat } from './responses-stream.js';
 import { callControl, isStream, routedCall } from './routed-call.js';
@@ -79,7 +80,9 @@ function createHandler(ctx: ProxyContext) {
       ? await ownedResponse(ctx, caller, parsed.previous_response_id)
       : undefined;
     const history: InputItem[] = previous ? [...previous.input, ...previous.response.output] : [];
-    const chatRequest = responsesToChatRequest(parsed, { history });
+    // the Responses API's `metadata` holds strings only: tags come from the header
+    const tags = requestTags(undefined, request.headers[TAGS_HEADER]);
+    const chatRequest = withTags(responsesToChatRequest(parsed, { history }), tags);
     const shell = responseShell(parsed);
     const store =
       parsed.store === false
@@ -98,11 +101,15 @@ function createHandler(ctx: ProxyContext) {
         stream: chatRequest.stream === true,
         startedAt: state.startedAt,
         traceId: state.traceId,
+        tags,
       },
       signal,
     );
     const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(chatRequest, callControl(ledger, abort.upstream, caller)),
+      ctx.router.acompletion(
+        chatRequest,
+        callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups()),
+      ),
     );
     if (isStream(result)) {
       const format = responsesStreamFormat(new ResponsesStreamWriter(shell), store);

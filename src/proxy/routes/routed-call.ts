@@ -1,4 +1,5 @@
 import { context, trace } from '@opentelemetry/api';
+import type { AccessGroups } from '../../router/access-groups.js';
 import type { CallControl } from '../../router/call-control.js';
 import type { ChatCompletionStream } from '../../router/chat-stream.js';
 import type { Caller } from '../auth/caller.js';
@@ -33,8 +34,13 @@ export async function routedCall<T>(
  * ask for (`allowModel`); a call charged to a budget may use only priced deployments (or those with
  * `allow_unpriced`), else it is refused with 400 `model_unpriced`.
  */
-export function callControl(ledger: CallLedger, signal: AbortSignal, caller: Caller): CallControl {
-  const allowModel = modelRule(caller);
+export function callControl(
+  ledger: CallLedger,
+  signal: AbortSignal,
+  caller: Caller,
+  accessGroups?: AccessGroups,
+): CallControl {
+  const allowModel = modelRule(caller, accessGroups);
   const control: CallControl = allowModel ? { signal, allowModel } : { signal };
   if (ledger.budgeted) control.pricedOnly = true;
   return control;

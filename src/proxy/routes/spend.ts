@@ -26,7 +26,7 @@ const DEFAULT_REPORT_DAYS = 30;
 const reportQuery = z.strictObject({
   start_date: dayField.optional(),
   end_date: dayField.optional(),
-  group_by: z.enum(['team', 'model']).default('model'),
+  group_by: z.enum(['team', 'model', 'tag']).default('model'),
 });
 
 /**

@@ -20,6 +20,8 @@ export interface CallFacts {
   startedAt: number;
   /** The request's W3C trace id when traced, else null. */
   traceId: string | null;
+  /** The request's tags (`metadata.tags`, header `x-svc-tags`); absent or empty: untagged. */
+  tags?: readonly string[] | undefined;
 }
 
 /** What an answer is charged: its usage and cost, and whether the proxy counted the tokens itself. */
@@ -230,6 +232,7 @@ export class CallLedger {
       trace_id: this.facts.traceId,
       usage_estimated: outcome.usage_estimated,
       priced: outcome.priced,
+      tags: this.facts.tags?.length ? this.facts.tags : null,
     });
   }
 }

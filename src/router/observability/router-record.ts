@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { tagsOfRequest } from '../../checks/tag-filter.js';
 import { RouterError } from '../../errors/router-error.js';
 import type { CallRecord } from '../../records/call-record.js';
 import type { Call, Routed, Settlement } from '../call.js';
@@ -16,8 +17,11 @@ function callFields<T>(call: Call<T>, endMs: number) {
     latency_ms: endMs - call.startMs,
     end_user: typeof call.request.user === 'string' ? call.request.user : null,
     trace_id: call.trace?.span.spanContext().traceId ?? null,
+    tags: tagsOrNull(tagsOfRequest(call.request)),
   };
 }
+
+const tagsOrNull = (tags: readonly string[]): readonly string[] | null => (tags.length > 0 ? tags : null);
 
 function errorCode(error: unknown): string {
   if (RouterError.isInstance(error)) return error.code;

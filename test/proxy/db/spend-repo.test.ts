@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/proxy/db/database.js';
 import { findKeyByHash, insertKey } from '../../../src/proxy/db/keys-repo.js';
 import { migrate } from '../../../src/proxy/db/migrate.js';
-import { querySpendLogs, writeSpendBatch } from '../../../src/proxy/db/spend-repo.js';
+import { querySpendLogs, spendReport, writeSpendBatch } from '../../../src/proxy/db/spend-repo.js';
 import { closeTestDatabases, engines, openMigrated } from '../db-engines.js';
 import { newKeyHash, seedOwners, spendOf, spendRow, uid } from './spend-rows.js';
 
@@ -54,6 +54,7 @@ describe.each(engines)('spend repository ($name)', (engine) => {
       trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
       usage_estimated: true,
       priced: false,
+      tags: ['checkout', 'prod'],
     });
 
     expect(await writeSpendBatch(db, [row])).toEqual({ inserted: 1 });
@@ -122,6 +123,40 @@ describe.each(engines)('spend repository ($name)', (engine) => {
       total_tokens: 0,
       end_time: row.start_time,
     });
+  });
+
+  it('stores an untagged row with tags null, and an empty list as null', async () => {
+    const untagged = spendRow({ key_hash: newKeyHash() });
+    const empty = spendRow({ key_hash: newKeyHash(), tags: [] });
+    await writeSpendBatch(db, [untagged, empty]);
+
+    expect((await querySpendLogs(db, { key_hash: untagged.key_hash! }))[0]?.tags).toBeNull();
+    expect((await querySpendLogs(db, { key_hash: empty.key_hash! }))[0]?.tags).toBeNull();
+  });
+
+  it('sums spend by tag: a call with two tags counts in both, untagged calls under null', async () => {
+    // a day of its own, so that other tests' rows are not summed
+    const start = new Date('2024-02-03T08:00:00.000Z');
+    const on = (tags: string[] | null, cost: number) =>
+      spendRow({ start_time: start, end_time: start, tags, cost, prompt_tokens: 2, completion_tokens: 1 });
+    await writeSpendBatch(db, [on(['checkout', 'prod'], 1), on(['prod'], 2), on(null, 4)]);
+
+    const rows = await spendReport(
+      db,
+      'tag',
+      new Date('2024-02-03T00:00:00Z'),
+      new Date('2024-02-04T00:00:00Z'),
+    );
+
+    const row = (group: string | null, spend: number, requests: number) => ({
+      day: '2024-02-03',
+      group,
+      spend,
+      requests,
+      prompt_tokens: 2 * requests,
+      completion_tokens: requests,
+    });
+    expect(rows).toEqual([row('checkout', 1, 1), row('prod', 3, 2), row(null, 4, 1)]);
   });
 
   it('writes an empty batch as nothing', async () => {

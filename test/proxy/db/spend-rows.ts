@@ -28,6 +28,7 @@ export function spendRow(overrides: Partial<SpendLogRow> = {}): SpendLogRow {
     cache_hit: false,
     stream: false,
     priced: true,
+    tags: null,
     start_time: start,
     end_time: new Date(start.getTime() + 120),
     ...overrides,

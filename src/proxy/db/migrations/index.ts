@@ -6,6 +6,7 @@ import { spendPriced } from './004-spend-priced.js';
 import { responses } from './005-responses.js';
 import { budgets } from './006-budgets.js';
 import { keyLifecycleAudit } from './007-key-lifecycle-audit.js';
+import { spendTags } from './008-spend-tags.js';
 
 /** Every migration, oldest first. A new one is a new file `NNN-name.ts` appended here; never edit one applied. */
 export const migrations: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   responses,
   budgets,
   keyLifecycleAudit,
+  spendTags,
 ];

@@ -230,6 +230,7 @@ async function serve(
         teams,
         sink: calls.sinking(spendSink((row) => spend.add(row), records)),
         now,
+        wildcardFor: (model) => router.wildcardFor(model),
       }),
     ),
     readiness,

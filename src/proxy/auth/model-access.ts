@@ -57,18 +57,23 @@ export function modelAllowed(caller: Caller): ModelRule {
   return modelRule(caller) ?? (() => true);
 }
 
-/** Throws 403 `model_not_allowed` naming the list that does not allow `model`. */
-export function checkModelAccess(caller: Caller, model: string): void {
+/**
+ * Throws 403 `model_not_allowed` naming the list that does not allow `model`. `pattern`: the wildcard
+ * `model_name` (`openai/*`) serving `model`, if any; a list that names the pattern allows the model too
+ * (a key whose `models` lists `openai/*` may call `openai/gpt-4o`).
+ */
+export function checkModelAccess(caller: Caller, model: string, pattern?: string): void {
   if (caller.kind === 'master') return;
+  const allows = (matcher: WildcardMatcher) => matcher(model) || (pattern !== undefined && matcher(pattern));
   if (caller.kind === 'jwt') {
     const allowed = caller.auth.allowed_models;
-    if (allowed === undefined || matcherOf(allowed)(model)) return;
+    if (allowed === undefined || allows(matcherOf(allowed))) return;
     throw refusal('This token', model, allowed);
   }
   const { key, teamModels } = caller;
-  if (key.models.length > 0 && !exactMatcherOf(key.models)(model))
+  if (key.models.length > 0 && !allows(exactMatcherOf(key.models)))
     throw refusal('This key', model, key.models);
-  if (teamModels?.length && !matcherOf(teamModels)(model)) {
+  if (teamModels?.length && !allows(matcherOf(teamModels))) {
     throw refusal(`This key's team \`${key.teamId}\``, model, teamModels);
   }
 }

@@ -19,8 +19,10 @@ export function createAdmission(deps: {
   teams: TeamCache;
   sink: SpendSink;
   now: () => number;
+  /** The wildcard `model_name` serving a model (`router.wildcardFor`): a list naming it allows the model. */
+  wildcardFor?: (model: string) => string | undefined;
 }): Admit {
-  const { budgets, limits, teams, sink, now } = deps;
+  const { budgets, limits, teams, sink, now, wildcardFor } = deps;
 
   /** The key and the team the call is charged to, those of them with a budget or a limit. */
   const ownersOf = async (caller: Caller): Promise<readonly LimitedOwner[]> => {
@@ -39,7 +41,7 @@ export function createAdmission(deps: {
 
   return async (caller, facts, signal) => {
     // the key's, its team's (authentication brought it) or the token's model lists
-    checkModelAccess(caller, facts.model);
+    checkModelAccess(caller, facts.model, wildcardFor?.(facts.model));
     const owners = await ownersOf(caller);
     const reservations: BudgetReservation[] = [];
     try {

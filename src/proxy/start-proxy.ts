@@ -237,6 +237,7 @@ async function serve(
     spendStats: () => spend.stats(),
     now,
     bodyLimit: settings.maxRequestBodyBytes,
+    passThrough: settings.passThrough,
     disconnectRead: { ...settings.disconnectRead, cut: drainCut.signal },
     version,
     observability: {

@@ -15,6 +15,7 @@ import {
   ROUTER_SVC_PARAM_KEYS,
 } from './model-list-schema.js';
 import { resolveEnvReferences, UNSAFE_KEYS } from './resolve-env.js';
+import { ANY_PROVIDER, anyProviderWildcard, withStandInModel } from './wildcard-template.js';
 import { zodProblems } from './zod-problems.js';
 
 function looksLikeTypo(key: string): string | undefined {
@@ -105,7 +106,8 @@ export function buildDeployment(
     return { problems: [`${where}: expected an object with model_name and svc_params`] };
   }
   const { value, problems, references, failed } = resolveEnvReferences(input, where, env);
-  const parsed = rules.schema.safeParse(value);
+  const anyProvider = anyProviderWildcard(value);
+  const parsed = rules.schema.safeParse(anyProvider ? withStandInModel(value) : value);
   if (!parsed.success) {
     problems.push(
       ...zodProblems(parsed.error, value, {
@@ -127,9 +129,15 @@ export function buildDeployment(
   const written = input as unknown as DeploymentConfig;
   const resolved = parsed.data;
   const id = resolved.model_info?.id ?? deploymentHash(written.svc_params);
-  const params = { ...defaults, ...resolved.svc_params } as Deployment['params'];
+  const params = {
+    ...defaults,
+    ...resolved.svc_params,
+    ...(anyProvider && { model: (value as { svc_params: { model: string } }).svc_params.model }),
+  } as Deployment['params'];
   const entry = entryOf(written, id);
-  const { provider, providerModel } = splitModel(resolved.svc_params.model, rules.providers);
+  const { provider, providerModel } = anyProvider
+    ? { provider: ANY_PROVIDER, providerModel: (value as { svc_params: { model: string } }).svc_params.model }
+    : splitModel(resolved.svc_params.model, rules.providers);
   const info = entry.model_info;
   return {
     problems,

@@ -9,7 +9,8 @@ export function unpricedWarning(
   deployments: readonly Deployment[],
   warned: Set<string>,
 ): { message: string; fields: { unpriced: string[] } } | undefined {
-  const fresh = deployments.filter((d) => !d.cost.priced && !warned.has(d.id));
+  // a wildcard deployment (`model_name` ending in `*`) is priced per model it serves, from the catalog
+  const fresh = deployments.filter((d) => !d.cost.priced && !d.modelName.endsWith('*') && !warned.has(d.id));
   if (fresh.length === 0) return undefined;
   for (const d of fresh) warned.add(d.id);
   const names = fresh.map((d) => `${d.modelName} (${d.provider}/${d.providerModel})`);

@@ -6,6 +6,7 @@ import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import { observeRequests } from './observability/http-hooks.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
 import { logUnexpectedErrors } from './observability/unexpected-errors.js';
+import { registerPassThroughRoutes } from './passthrough/route.js';
 import type { ProxyContext } from './proxy-context.js';
 import { registerAuditRoutes } from './routes/audit-logs.js';
 import { registerConfigRoutes } from './routes/config-update.js';
@@ -87,5 +88,6 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerMetricsRoute(app, ctx);
   registerConfigRoutes(app, ctx);
   registerUiRoutes(app);
+  registerPassThroughRoutes(app, ctx);
   return app;
 }

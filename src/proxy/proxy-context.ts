@@ -11,6 +11,7 @@ import type { Admit } from './limits/admission.js';
 import type { OwnerCaches } from './limits/owner-caches.js';
 import type { ProxyMetrics } from './observability/proxy-metrics.js';
 import type { RequestTracing } from './observability/request-tracing.js';
+import type { PassThroughEndpoint } from './passthrough/settings.js';
 
 /** A dependency `/health/readiness` checks (the database, Redis). */
 export interface ReadinessCheck {
@@ -65,6 +66,8 @@ export interface ProxyContext {
   version: string;
   /** Logs, `/metrics` and request spans; absent: none of them (an app built bare, for tests). */
   observability?: ProxyObservability | undefined;
+  /** `general_settings.pass_through_endpoints`; absent: none. */
+  passThrough?: readonly PassThroughEndpoint[] | undefined;
   /** Stored `router_settings` shared by every process (`/config/update`); absent in bare test contexts. */
   settings?: SettingsSync | undefined;
 }

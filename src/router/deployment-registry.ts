@@ -1,11 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { parallelLimitOf } from '../checks/parallel-limit.js';
 import { buildDeployment, type ModelListRules, modelListRules } from '../config/build-deployments.js';
+import { deploymentHash } from '../config/model-id.js';
 import type { UserCostMap } from '../cost/cost-map-file.js';
 import { ConfigError } from '../errors/config-error.js';
 import { buildTarget } from '../providers/build-target.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Deployment, Endpoint, ModelGroup, Tier } from '../types/index.js';
+import { fillWildcard, isWildcardName, WildcardGroups, type WildcardMatch } from './wildcard-groups.js';
 
 export type { ModelGroup, Tier };
 
@@ -53,6 +55,7 @@ export class DeploymentRegistry {
   readonly #groups = new Map<string, ModelGroup>();
   readonly #byId = new Map<string, Endpoint>();
   readonly #passThrough = new LRUCache<string, ModelGroup>({ max: 256 });
+  readonly #wildcards: WildcardGroups;
   #rules: ModelListRules | undefined;
 
   constructor(
@@ -61,7 +64,12 @@ export class DeploymentRegistry {
   ) {
     const problems: string[] = [];
     const grouped = new Map<string, Endpoint[]>();
+    const templates: Deployment[] = [];
     deployments.forEach((deployment, index) => {
+      if (isWildcardName(deployment.modelName)) {
+        templates.push(deployment);
+        return;
+      }
       const endpoint = this.#endpointOf(deployment, `model_list[${index}]`, problems);
       if (!endpoint) return;
       this.#byId.set(deployment.id, endpoint);
@@ -71,6 +79,11 @@ export class DeploymentRegistry {
     });
     if (problems.length > 0) throw new ConfigError('model list', problems);
     for (const [name, endpoints] of grouped) this.#groups.set(name, this.#groupOf(name, endpoints));
+    this.#wildcards = new WildcardGroups(
+      templates,
+      (template, model, match) => this.#wildcardEndpoint(template, model, match),
+      (name, endpoints) => this.#groupOf(name, endpoints),
+    );
   }
 
   #groupOf(name: string, endpoints: readonly Endpoint[]): ModelGroup {
@@ -90,7 +103,7 @@ export class DeploymentRegistry {
    * price nor `allow_unpriced`, or (with pass-through on) any model.
    */
   get anyUnbillable(): boolean {
-    if (this.options.passThrough) return true;
+    if (this.options.passThrough || this.#wildcards.size > 0) return true;
     for (const g of this.#groups.values()) if (g.billable !== 'all') return true;
     return false;
   }
@@ -98,12 +111,22 @@ export class DeploymentRegistry {
   /** Whether any endpoint has a concurrency limit. */
   get limited(): boolean {
     for (const e of this.#byId.values()) if (e.parallelLimit !== undefined) return true;
+    const fallback = this.options.defaultMaxParallelRequests;
+    for (const d of this.#wildcards.deployments())
+      if (parallelLimitOf(d, fallback) !== undefined) return true;
     return false;
   }
 
   /** Whether any group has more than one `order` tier. */
   get tiered(): boolean {
     for (const g of this.#groups.values()) if (g.tiers.length > 1) return true;
+    const orders = new Map<string, Set<number | undefined>>();
+    for (const d of this.#wildcards.deployments()) {
+      const seen = orders.get(d.modelName) ?? new Set();
+      seen.add(d.params.order);
+      orders.set(d.modelName, seen);
+      if (seen.size > 1) return true;
+    }
     return false;
   }
 
@@ -141,9 +164,58 @@ export class DeploymentRegistry {
     });
   }
 
-  /** The group for a model name: a listed group, else (with pass-through on) an unlisted `<provider>/<model>`. */
+  /**
+   * The group for a model name: a listed group, else the longest wildcard pattern matching it, else (with
+   * pass-through on) an unlisted `<provider>/<model>`.
+   */
   group(model: string): ModelGroup | undefined {
-    return this.#groups.get(model) ?? (this.options.passThrough ? this.#passThroughGroup(model) : undefined);
+    return (
+      this.#groups.get(model) ??
+      this.#wildcards.group(model) ??
+      (this.options.passThrough ? this.#passThroughGroup(model) : undefined)
+    );
+  }
+
+  /** Whether some `model_name` is a wildcard pattern. */
+  get hasWildcards(): boolean {
+    return this.#wildcards.size > 0;
+  }
+
+  /** The wildcard pattern serving `model`, when no listed group has its name. */
+  wildcardFor(model: string): string | undefined {
+    return this.#groups.has(model) ? undefined : this.#wildcards.match(model)?.pattern;
+  }
+
+  /** A wildcard deployment made concrete for `model`: built (and priced) like a listed one. */
+  #wildcardEndpoint(template: Deployment, model: string, match: WildcardMatch): Endpoint | undefined {
+    const written = template.entry;
+    const filled = fillWildcard(written.svc_params.model, match.matched);
+    const slash = filled.indexOf('/');
+    if (slash <= 0 || this.options.providers.providerOfPrefix(filled.slice(0, slash)) === undefined)
+      return undefined;
+    const where = `model \`${model}\` (model_name \`${match.pattern}\`)`;
+    this.#rules ??= modelListRules(this.options.providers, this.options.costMap);
+    const templated = filled !== written.svc_params.model;
+    const { id: _id, ...info } = written.model_info;
+    // the id the user gave it, per model; else the hash of the filled params, as a listed one would get
+    const ownId = !templated || template.id !== deploymentHash(written.svc_params);
+    const { deployment, problems } = buildDeployment(
+      {
+        model_name: model,
+        svc_params: { ...written.svc_params, model: filled },
+        model_info: ownId
+          ? { ...info, id: templated ? `${template.id}:${match.matched}` : template.id }
+          : info,
+      },
+      where,
+      this.options.defaultParams,
+      this.options.env,
+      this.#rules,
+    );
+    if (!deployment) throw new ConfigError('wildcard model', problems);
+    const endpoint = this.#endpointOf(deployment, where, problems);
+    if (!endpoint) throw new ConfigError('wildcard model', problems);
+    return endpoint;
   }
 
   #passThroughGroup(model: string): ModelGroup | undefined {

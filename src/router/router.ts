@@ -274,6 +274,15 @@ export class Router extends EventEmitter<RouterEvents> {
     return this.#accessGroups.groups;
   }
 
+  /**
+   * The wildcard `model_name` (`openai/*`, `*`) that serves `model`, or undefined when a listed group
+   * has that name or no pattern matches: for a server deciding model access by the pattern too.
+   * @example router.wildcardFor('openai/gpt-4o'); // 'openai/*'
+   */
+  wildcardFor(model: string): string | undefined {
+    return this.#config.registry.wildcardFor(model);
+  }
+
   /** Releases every connection pool, cache and timer (and the store, when the router made it). Calls made after it fail. */
   async close(): Promise<void> {
     this.#closed = true;

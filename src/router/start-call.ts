@@ -50,12 +50,39 @@ export function groupFor(config: RouterConfig, model: string): ModelGroup {
 }
 
 /**
+ * Whether `allowModel` lets a call reach `model`: it allows the name, or the wildcard pattern
+ * (`openai/*`) that serves it when no listed group has that name.
+ */
+export function allowedModel(
+  config: RouterConfig,
+  allowModel: (model: string) => boolean,
+  model: string,
+): boolean {
+  if (allowModel(model)) return true;
+  const pattern = config.registry.wildcardFor(model);
+  return pattern !== undefined && allowModel(pattern);
+}
+
+/** `allowModel` over names and the wildcard patterns serving them, for the fallbacks a call may make. */
+function allowsWildcards(
+  config: RouterConfig,
+  allowModel: ((model: string) => boolean) | undefined,
+): ((model: string) => boolean) | undefined {
+  if (allowModel === undefined || !config.registry.hasWildcards) return allowModel;
+  return (model) => allowedModel(config, allowModel, model);
+}
+
+/**
  * Refuses a requested model the caller's `allowModel` does not allow, before it is looked up (so an
  * unknown model it refuses is not named with the groups there are).
  * @throws PermissionDeniedError naming the model.
  */
-function checkAllowed(allowModel: ((model: string) => boolean) | undefined, model: string): void {
-  if (allowModel === undefined || allowModel(model)) return;
+function checkAllowed(
+  config: RouterConfig,
+  allowModel: ((model: string) => boolean) | undefined,
+  model: string,
+): void {
+  if (allowModel === undefined || allowedModel(config, allowModel, model)) return;
   throw new PermissionDeniedError(
     `Model \`${model}\` is not allowed for this call (CallControl.allowModel).`,
     {
@@ -76,7 +103,7 @@ export function startCall<B extends RoutableRequest, T>(
 ): Call<T> {
   const { request, stream } = start;
   const { settings } = config;
-  checkAllowed(start.allowModel, request.model);
+  checkAllowed(config, start.allowModel, request.model);
   const group = groupFor(config, request.model);
   const timeoutMs = request.timeout === undefined ? undefined : request.timeout * 1000;
   const startMs = now;
@@ -88,7 +115,7 @@ export function startCall<B extends RoutableRequest, T>(
     request,
     stream,
     signal: start.signal,
-    allowModel: start.allowModel,
+    allowModel: allowsWildcards(config, start.allowModel),
     asyncEntry: start.asyncEntry,
     pricedOnly: start.pricedOnly,
     numRetries: request.num_retries,

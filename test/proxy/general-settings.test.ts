@@ -19,6 +19,7 @@ describe('general_settings', () => {
       log_level: 'info',
       metrics_public: false,
       otel_service_name: 'svc-router',
+      pass_through_endpoints: [],
     });
   });
 

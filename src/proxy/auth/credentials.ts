@@ -2,11 +2,13 @@
 export interface CredentialHeaders {
   authorization?: string | string[] | undefined;
   'x-api-key'?: string | string[] | undefined;
+  'x-goog-api-key'?: string | string[] | undefined;
 }
 
 /**
  * The key a request presents: `Authorization: Bearer <key>`, else `x-api-key: <key>` (what the
- * Anthropic SDK sends). Undefined when neither is there.
+ * Anthropic SDK sends), else `x-goog-api-key: <key>` (what Google's SDKs and the Gemini CLI send).
+ * Undefined when none is there.
  */
 export function presentedKey(headers: CredentialHeaders): string | undefined {
   const authorization = single(headers.authorization);
@@ -14,7 +16,7 @@ export function presentedKey(headers: CredentialHeaders): string | undefined {
     const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
     if (match) return match[1]!.trim();
   }
-  const apiKey = single(headers['x-api-key'])?.trim();
+  const apiKey = single(headers['x-api-key'])?.trim() || single(headers['x-goog-api-key'])?.trim();
   return apiKey || undefined;
 }
 

@@ -80,22 +80,28 @@ export function modelAllowed(caller: Caller, groups: AccessGroups = NO_ACCESS_GR
   return modelRule(caller, groups) ?? (() => true);
 }
 
-/** Throws 403 `model_not_allowed` naming the list that does not allow `model`. */
+/**
+ * Throws 403 `model_not_allowed` naming the list that does not allow `model`. `pattern`: the wildcard
+ * `model_name` (`openai/*`) serving `model`, if any; a list that names the pattern allows the model too
+ * (a key whose `models` lists `openai/*` may call `openai/gpt-4o`).
+ */
 export function checkModelAccess(
   caller: Caller,
   model: string,
   groups: AccessGroups = NO_ACCESS_GROUPS,
+  pattern?: string,
 ): void {
   if (caller.kind === 'master') return;
+  const allows = (matcher: WildcardMatcher) => matcher(model) || (pattern !== undefined && matcher(pattern));
   if (caller.kind === 'jwt') {
     const allowed = caller.auth.allowed_models;
-    if (allowed === undefined || patternLists.get(allowed, groups)(model)) return;
+    if (allowed === undefined || allows(patternLists.get(allowed, groups))) return;
     throw refusal('This token', model, allowed, groups);
   }
   const { key, teamModels } = caller;
-  if (key.models.length > 0 && !exactLists.get(key.models, groups)(model))
+  if (key.models.length > 0 && !allows(exactLists.get(key.models, groups)))
     throw refusal('This key', model, key.models, groups);
-  if (teamModels?.length && !patternLists.get(teamModels, groups)(model)) {
+  if (teamModels?.length && !allows(patternLists.get(teamModels, groups))) {
     throw refusal(`This key's team \`${key.teamId}\``, model, teamModels, groups);
   }
 }

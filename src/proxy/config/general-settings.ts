@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error.js';
+import { type PassThroughEndpoint, passThroughEndpointsSchema } from '../passthrough/settings.js';
 
 const seconds = (max: number) => z.number().nonnegative().max(max);
 
@@ -62,6 +63,8 @@ export const generalSettingsSchema = z.strictObject({
   otel_exporter_otlp_endpoint: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
   /** `service.name` of exported spans. */
   otel_service_name: z.string().min(1).default('svc-router'),
+  /** Routes forwarded to a provider as they are, with the gateway's keys, limits and spend. */
+  pass_through_endpoints: passThroughEndpointsSchema.default([]),
 });
 
 export type GeneralSettings = z.output<typeof generalSettingsSchema>;
@@ -86,6 +89,8 @@ export interface ProxySettings {
   /** Where spans are exported; undefined: not exported by the proxy. */
   otlpEndpoint: string | undefined;
   otelServiceName: string;
+  /** `pass_through_endpoints`, their `os.environ/` header values resolved. */
+  passThrough: readonly PassThroughEndpoint[];
 }
 
 /** An environment fallback checked by its `general_settings` rule; named by its variable, never quoted. */
@@ -138,5 +143,6 @@ export function resolveProxySettings(
     metricsPublic: general.metrics_public,
     otlpEndpoint: general.otel_exporter_otlp_endpoint,
     otelServiceName: general.otel_service_name,
+    passThrough: general.pass_through_endpoints,
   };
 }

@@ -34,8 +34,10 @@ export function createAdmission(deps: {
   now: () => number;
   /** The router's access groups (`router.getAccessGroups()`), which a model list may name. */
   accessGroups?: () => AccessGroups;
+  /** The wildcard `model_name` serving a model (`router.wildcardFor`): a list naming it allows the model. */
+  wildcardFor?: (model: string) => string | undefined;
 }): Admit {
-  const { budgets, limits, teams, owners: caches, periods, sink, now, accessGroups } = deps;
+  const { budgets, limits, teams, owners: caches, periods, sink, now, accessGroups, wildcardFor } = deps;
 
   /**
    * The key, its team, its user, the organization of the key or of its team, and the customer the
@@ -75,7 +77,7 @@ export function createAdmission(deps: {
 
   return async (caller, facts, signal) => {
     // the key's, its team's (authentication brought it) or the token's model lists
-    checkModelAccess(caller, facts.model, accessGroups?.());
+    checkModelAccess(caller, facts.model, accessGroups?.(), wildcardFor?.(facts.model));
     const charged = await chargedOf(caller, facts.endUser);
     const owners = periods
       ? await Promise.all(charged.owners.map((o) => periods.current(o)))

@@ -33,6 +33,10 @@ export interface CallStart<B, T> {
   pricedOnly: boolean;
   run: Run<B, T>;
   onWarning: (warning: CallWarning) => void;
+  /** The endpoints the call may use at all (a mode's deployments); unset: any. */
+  eligible?: ((endpoint: Endpoint) => boolean) | undefined;
+  /** `Call.spent`: for a body that can be sent once. */
+  spent?: (() => boolean) | undefined;
 }
 
 /**
@@ -95,6 +99,8 @@ export function startCall<B extends RoutableRequest, T>(
     allowModel: start.allowModel,
     asyncEntry: start.asyncEntry,
     pricedOnly: start.pricedOnly,
+    ...(start.eligible && { eligible: start.eligible }),
+    ...(start.spent && { spent: start.spent }),
     numRetries: request.num_retries,
     deadline: startMs + budgetMs,
     startMs,

@@ -20,6 +20,7 @@ import { registerOrganizationRoutes } from './routes/organizations.js';
 import { registerResponsesRoutes } from './routes/responses.js';
 import { registerSpendRoutes } from './routes/spend.js';
 import { registerTeamRoutes } from './routes/teams.js';
+import { registerTranscriptionRoutes } from './routes/transcriptions.js';
 import { registerUiRoutes } from './routes/ui.js';
 import { registerUserRoutes } from './routes/users.js';
 
@@ -68,6 +69,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerHealthRoutes(app, ctx);
   registerModelInfoRoutes(app, ctx);
   registerModelCallRoutes(app, ctx);
+  registerTranscriptionRoutes(app, ctx);
   registerMessagesRoute(app, ctx);
   registerResponsesRoutes(app, ctx);
   registerKeyRoutes(app, ctx);

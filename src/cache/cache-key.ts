@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { ROUTER_ONLY_FIELDS } from '../types/router-only-fields.js';
 
 /** The kinds of call a key distinguishes: one prompt may be asked as a chat and as a text completion. */
-export type CacheKind = 'chat' | 'embedding' | 'textCompletion' | 'imageGeneration';
+export type CacheKind =
+  | 'chat'
+  | 'embedding'
+  | 'textCompletion'
+  | 'imageGeneration'
+  | 'transcription'
+  | 'speech'
+  | 'moderation'
+  | 'rerank';
 
 /**
  * Request fields that never change the answer, left out of the key: who asked (`user`, `metadata`),

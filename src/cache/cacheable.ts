@@ -13,6 +13,12 @@ const FINISHED = new Set(['stop', 'length', 'tool_calls', 'function_call']);
  */
 export function isCacheable(kind: CacheKind, answer: unknown): boolean {
   if (!answer || typeof answer !== 'object') return false;
+  // audio is never cached (an upload is not hashed, speech is a stream); the others by their results
+  if (kind === 'transcription' || kind === 'speech') return false;
+  if (kind === 'moderation' || kind === 'rerank') {
+    const results = (answer as { results?: unknown }).results;
+    return Array.isArray(results) && results.length > 0;
+  }
   if (kind === 'embedding' || kind === 'imageGeneration') {
     const data = (answer as Data).data;
     return Array.isArray(data) && data.length > 0;

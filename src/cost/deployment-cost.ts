@@ -2,6 +2,7 @@ import { isCatalogProvider, type ModelRef, refOf } from './catalog-ids.js';
 import type { UserCostMap } from './cost-map-file.js';
 import { entryPrices, modelFacts, type PriceSource } from './model-facts.js';
 import type { TokenPrices } from './token-prices.js';
+import { ownUnitPrices, type UnitPrices } from './unit-prices.js';
 
 /** The parts of a deployment its cost facts follow from. */
 export interface CostedDeployment {
@@ -20,7 +21,9 @@ export interface DeploymentCost {
   /** Undefined when no price is known. */
   readonly prices: TokenPrices | undefined;
   readonly priceSource: PriceSource | undefined;
-  /** Whether it has a price: an unpriced deployment's calls cost 0. */
+  /** Per second of audio, per character spoken, per rerank search: its own, else the catalog's. */
+  readonly unitPrices: UnitPrices | undefined;
+  /** Whether it has a price (per token or per unit): an unpriced deployment's calls cost 0. */
   readonly priced: boolean;
   /** `model_info.allow_unpriced: true`: calls charged to a budget may use it though it has no price. */
   readonly allowUnpriced: boolean;
@@ -69,13 +72,16 @@ export function deploymentCost(deployment: CostedDeployment, userMap?: UserCostM
   const facts = modelFacts(costRef(deployment), userMap);
   const own = ownPrices(deployment);
   const prices = own ?? facts.prices;
+  const unitPrices = ownUnitPrices(deployment.params) ?? ownUnitPrices(deployment.info) ?? facts.unitPrices;
+  const priced = prices !== undefined || unitPrices !== undefined;
   const allowUnpriced = deployment.info.allow_unpriced === true;
   return Object.freeze({
     prices,
+    unitPrices,
     priceSource: own ? 'deployment' : facts.priceSource,
-    priced: prices !== undefined,
+    priced,
     allowUnpriced,
-    billable: prices !== undefined || allowUnpriced,
+    billable: priced || allowUnpriced,
     maxInputTokens: num(deployment.info.max_input_tokens) ?? facts.maxInputTokens,
     supportsReasoning: bool(deployment.info.supports_reasoning) ?? facts.supportsReasoning,
     supportsAssistantPrefill:

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type * as GenaiPrices from '@pydantic/genai-prices';
 import { bedrockId, GENAI_PROVIDER, type ModelRef, vendorOf } from './catalog-ids.js';
 import { type PriceSet, perToken, type TokenPrices } from './token-prices.js';
+import { catalogUnitPrices, type UnitPrices } from './unit-prices.js';
 
 /** What genai-prices knows of a model. */
 export interface GenaiEntry {
@@ -13,6 +14,8 @@ export interface GenaiEntry {
   readonly provider: string;
   /** Whether the entry has its own cache prices (else they are the input price). */
   readonly cachePriced: boolean;
+  /** Audio by the second, rerank by the search; undefined when it prices neither. */
+  readonly unitPrices?: UnitPrices | undefined;
 }
 
 type Genai = typeof GenaiPrices;
@@ -82,6 +85,7 @@ function matchOf(ref: ModelRef, at: Date): GenaiEntry | undefined {
   const price = pricesAt(model, at);
   return {
     prices: tokenPrices(price),
+    unitPrices: catalogUnitPrices(price as Record<string, unknown>),
     cachePriced: price.cache_read_mtok !== undefined || price.cache_write_mtok !== undefined,
     maxInputTokens: model.context_window,
     id: `${provider.id}:${model.id}`,

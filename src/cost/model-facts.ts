@@ -6,6 +6,7 @@ import { genaiEntry } from './genai-prices-catalog.js';
 import { modelsDevEntry } from './models-dev-catalog.js';
 import { isReasoningFamily } from './reasoning-families.js';
 import type { TokenPrices } from './token-prices.js';
+import type { UnitPrices } from './unit-prices.js';
 
 /** Where a model's prices came from. */
 export type PriceSource = 'deployment' | 'model_cost_map' | 'genai-prices' | 'models.dev';
@@ -26,6 +27,8 @@ export interface ModelFacts {
    * rule of `supportsAssistantPrefill` (the catalogs carry no such flag).
    */
   readonly supportsAssistantPrefill: boolean;
+  /** Prices of calls billed by the second of audio or by the search (genai-prices). */
+  readonly unitPrices?: UnitPrices | undefined;
   /** The catalog entry the prices came from (`openai:gpt-4o`, `openrouter:deepseek/deepseek-r1`). */
   readonly catalogId: string | undefined;
 }
@@ -64,6 +67,7 @@ function lookUp(asked: ModelRef, at: Date): ModelFacts {
     supportsReasoning: dev?.reasoning === true || isReasoningFamily(ref.model),
     supportsAssistantPrefill: supportsAssistantPrefill(ref.model),
     catalogId: genai?.prices ? genai.id : dev?.prices ? dev.id : undefined,
+    unitPrices: genai?.unitPrices,
   };
 }
 
@@ -80,6 +84,7 @@ export function modelFacts(ref: ModelRef, userMap?: UserCostMap, at?: Date): Mod
     supportsReasoning: entry.supports_reasoning ?? catalog.supportsReasoning,
     supportsAssistantPrefill: entry.supports_assistant_prefill ?? catalog.supportsAssistantPrefill,
     catalogId: prices ? undefined : catalog.catalogId,
+    unitPrices: catalog.unitPrices,
   };
 }
 

@@ -25,6 +25,7 @@ import { registerOwnerLifecycleRoutes } from './routes/owner-lifecycle.js';
 import { registerResponsesRoutes } from './routes/responses.js';
 import { registerSpendRoutes } from './routes/spend.js';
 import { registerTeamRoutes } from './routes/teams.js';
+import { registerTranscriptionRoutes } from './routes/transcriptions.js';
 import { registerUiRoutes } from './routes/ui.js';
 import { registerUserRoutes } from './routes/users.js';
 
@@ -73,6 +74,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   registerHealthRoutes(app, ctx);
   registerModelInfoRoutes(app, ctx);
   registerModelCallRoutes(app, ctx);
+  registerTranscriptionRoutes(app, ctx);
   registerMessagesRoute(app, ctx);
   registerResponsesRoutes(app, ctx);
   registerKeyRoutes(app, ctx);

@@ -6,7 +6,7 @@ import type { OpenedStream } from './executor.js';
 import { withHiddenParams } from './hidden-params.js';
 import type { RouterRuntime } from './runtime.js';
 
-function hiddenParams<T>(routed: Routed<T>, cost: number): HiddenParams {
+export function hiddenParams<T>(routed: Routed<T>, cost: number): HiddenParams {
   const { endpoint } = routed;
   return {
     model_id: endpoint.deployment.id,

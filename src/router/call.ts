@@ -53,6 +53,12 @@ export interface Call<T> {
    * continuation (`stream_resume`) may use only those that support assistant prefill.
    */
   readonly eligible?: Admits | undefined;
+  /**
+   * Set for a call whose request body can be sent once (a streamed upload): true once an attempt has
+   * started sending it. After that no further attempt is made (no retry, fallback, hedge or mirror):
+   * the call fails with that attempt's error.
+   */
+  readonly spent?: (() => boolean) | undefined;
   /** This call continues a broken stream (`stream_resume`): its fallbacks are told as part of that. */
   readonly resumed?: boolean;
   /** This copy of the call races an earlier attempt (`hedge_after`): its attempts are hedges. */

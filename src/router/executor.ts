@@ -1,6 +1,7 @@
 import { BadRequestError } from '../errors/classes.js';
 import type { HttpClient } from '../providers/shared/http-client.js';
 import { invokeJson, invokeStream } from '../providers/shared/invoke.js';
+import { invokeBinary } from '../providers/shared/invoke-binary.js';
 import type { CallOptions, JsonOperation, ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import type {
   ChatCompletion,
@@ -11,8 +12,16 @@ import type {
   Endpoint,
   ImageGenerationRequest,
   ImageGenerationResponse,
+  ModerationRequest,
+  ModerationResponse,
+  RerankRequest,
+  RerankResponse,
+  SpeechRequest,
+  SpeechResponse,
   TextCompletion,
   TextCompletionRequest,
+  TranscriptionRequest,
+  TranscriptionResponse,
 } from '../types/index.js';
 import { mockChatChunks, mockChatCompletion, mockTextCompletion } from './mock-response.js';
 import type { Run } from './start-call.js';
@@ -29,13 +38,35 @@ export interface OpenedStream {
   onClose(listener: (unread: boolean) => void): void;
 }
 
-type JsonKind = 'embedding' | 'textCompletion' | 'imageGeneration';
+type JsonKind =
+  | 'embedding'
+  | 'textCompletion'
+  | 'imageGeneration'
+  | 'transcription'
+  | 'moderation'
+  | 'rerank';
 
-const OPERATION_NAMES: Record<JsonKind, string> = {
+const OPERATION_NAMES: Record<JsonKind | 'speech', string> = {
   embedding: 'embeddings',
   textCompletion: 'text completions',
   imageGeneration: 'image generation',
+  transcription: 'audio transcription',
+  speech: 'speech',
+  moderation: 'moderations',
+  rerank: 'rerank',
 };
+
+function notOffered(endpoint: Endpoint, kind: JsonKind | 'speech'): BadRequestError {
+  const { adapter, target } = endpoint;
+  return new BadRequestError(
+    `${adapter.name} does not offer ${OPERATION_NAMES[kind]} (model ${target.model})`,
+    {
+      provider: adapter.name,
+      model: target.model,
+      modelId: target.modelId,
+    },
+  );
+}
 
 function mergeEmbeddings(answers: EmbeddingResponse[]): EmbeddingResponse {
   const data = answers.flatMap((a) => a.data).map((item, index) => ({ ...item, index }));
@@ -141,6 +172,30 @@ export class Executor {
     return this.#json(endpoint, 'imageGeneration', body, options);
   }
 
+  transcription(
+    endpoint: Endpoint,
+    body: TranscriptionRequest,
+    options: CallOptions,
+  ): Promise<TranscriptionResponse> {
+    return this.#json(endpoint, 'transcription', body, options);
+  }
+
+  /** Speech: resolves once the audio's headers arrive, with its bytes still streaming. */
+  async speech(endpoint: Endpoint, body: SpeechRequest, options: CallOptions): Promise<SpeechResponse> {
+    const { adapter, target } = endpoint;
+    if (!adapter.speech) throw notOffered(endpoint, 'speech');
+    const answer = await invokeBinary(this.http, adapter, adapter.speech, body, target, options);
+    return { content_type: answer.contentType, body: answer.body };
+  }
+
+  moderation(endpoint: Endpoint, body: ModerationRequest, options: CallOptions): Promise<ModerationResponse> {
+    return this.#json(endpoint, 'moderation', body, options);
+  }
+
+  rerank(endpoint: Endpoint, body: RerankRequest, options: CallOptions): Promise<RerankResponse> {
+    return this.#json(endpoint, 'rerank', body, options);
+  }
+
   #json<K extends JsonKind>(
     endpoint: Endpoint,
     kind: K,
@@ -149,18 +204,7 @@ export class Executor {
   ): Promise<Awaited<ReturnType<NonNullable<ProviderAdapter[K]>['parse']>>> {
     const { adapter, target } = endpoint;
     const operation = adapter[kind] as JsonOperation<typeof body, never> | undefined;
-    if (!operation) {
-      return Promise.reject(
-        new BadRequestError(
-          `${adapter.name} does not offer ${OPERATION_NAMES[kind]} (model ${target.model})`,
-          {
-            provider: adapter.name,
-            model: target.model,
-            modelId: target.modelId,
-          },
-        ),
-      );
-    }
+    if (!operation) return Promise.reject(notOffered(endpoint, kind));
     return invokeJson(this.http, adapter, operation, body, target, options);
   }
 }
@@ -172,6 +216,10 @@ export interface ExecutorRuns {
   embedding: Run<EmbeddingRequest, EmbeddingResponse>;
   textCompletion: Run<TextCompletionRequest, TextCompletion>;
   imageGeneration: Run<ImageGenerationRequest, ImageGenerationResponse>;
+  transcription: Run<TranscriptionRequest, TranscriptionResponse>;
+  speech: Run<SpeechRequest, SpeechResponse>;
+  moderation: Run<ModerationRequest, ModerationResponse>;
+  rerank: Run<RerankRequest, RerankResponse>;
 }
 
 /** Binds the executor's operations to it, for the router to hand each call. */
@@ -182,5 +230,9 @@ export function executorRuns(executor: Executor): ExecutorRuns {
     embedding: (e, b, o) => executor.embedding(e, b, o),
     textCompletion: (e, b, o, m) => executor.textCompletion(e, b, o, m),
     imageGeneration: (e, b, o) => executor.imageGeneration(e, b, o),
+    transcription: (e, b, o) => executor.transcription(e, b, o),
+    speech: (e, b, o) => executor.speech(e, b, o),
+    moderation: (e, b, o) => executor.moderation(e, b, o),
+    rerank: (e, b, o) => executor.rerank(e, b, o),
   };
 }

@@ -17,8 +17,16 @@ import type {
   EmbeddingResponse,
   ImageGenerationRequest,
   ImageGenerationResponse,
+  ModerationRequest,
+  ModerationResponse,
+  RerankRequest,
+  RerankResponse,
+  SpeechRequest,
+  SpeechResponse,
   TextCompletion,
   TextCompletionRequest,
+  TranscriptionRequest,
+  TranscriptionResponse,
   Usage,
   WithHiddenParams,
 } from '../types/index.js';
@@ -29,12 +37,21 @@ import { completedResult, streamResult } from './call-results.js';
 import type { ChatCompletionStream } from './chat-stream.js';
 import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
 import type { OpenedStream } from './executor.js';
+import {
+  checkMode,
+  isStreamedFile,
+  MEDIA_MODES,
+  type MediaKind,
+  mediaResult,
+  OneShotUpload,
+  ofMode,
+} from './media-calls.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
 import type { RouterMetricsSnapshot } from './observability/router-metrics.js';
 import { buildRouterConfig, type RouterConfig } from './router-config.js';
 import type { RouterEvents } from './router-events.js';
 import { type RouterDependencies, RouterRuntime } from './runtime.js';
-import { type RoutableRequest, type Run, startCall } from './start-call.js';
+import { type CallStart, type RoutableRequest, type Run, startCall } from './start-call.js';
 import { type ResumeDeps, resumableStream } from './stream-resume/resumable-stream.js';
 import { resumeDeps } from './stream-resume/resume-deps.js';
 import { type RequestKind, validateRequest } from './validate-request.js';
@@ -253,6 +270,46 @@ export class Router extends EventEmitter<RouterEvents> {
     return this.#json('imageGeneration', request, control, false, this.#runtime.runs.imageGeneration);
   }
 
+  /**
+   * Speech to text (OpenAI's `/audio/transcriptions`) on the group's deployments whose
+   * `model_info.mode` is `audio_transcription`. A `file` given as bytes can be retried elsewhere; one
+   * given as a stream is sent as it is read, never held whole, and so gets no further attempt once its
+   * first attempt has started sending it. Priced per second of audio (or by tokens) where the catalog
+   * or the deployment has a price. Never cached.
+   *
+   * @throws BadRequestError when the group has no deployment of that mode.
+   */
+  atranscription(
+    request: TranscriptionRequest,
+    control?: CallControl,
+  ): Promise<WithHiddenParams<TranscriptionResponse>> {
+    return this.#media('transcription', request, control, this.#runtime.runs.transcription);
+  }
+
+  /**
+   * Text to speech (`/audio/speech`) on deployments of mode `audio_speech`: resolves once the audio's
+   * headers arrive, its `body` still streaming. Priced per character of `input`. Never cached.
+   */
+  aspeech(request: SpeechRequest, control?: CallControl): Promise<WithHiddenParams<SpeechResponse>> {
+    return this.#media('speech', request, control, this.#runtime.runs.speech);
+  }
+
+  /** Moderations (`/moderations`) on deployments of mode `moderation`. */
+  amoderation(
+    request: ModerationRequest,
+    control?: CallControl,
+  ): Promise<WithHiddenParams<ModerationResponse>> {
+    return this.#media('moderation', request, control, this.#runtime.runs.moderation);
+  }
+
+  /**
+   * Cohere-style rerank (`{ query, documents, top_n }` -> `{ results: [{ index, relevance_score }] }`,
+   * `/rerank`) on deployments of mode `rerank`. Priced per search where there is a price.
+   */
+  arerank(request: RerankRequest, control?: CallControl): Promise<WithHiddenParams<RerankResponse>> {
+    return this.#media('rerank', request, control, this.#runtime.runs.rerank);
+  }
+
   /** One entry per model group: providers, mode, reasoning support, context window and prices. */
   getModelGroupInfo(): ModelGroupInfo[] {
     return [...this.#config.registry.groups()].map(modelGroupInfo);
@@ -345,6 +402,37 @@ export class Router extends EventEmitter<RouterEvents> {
     return completedResult(routed, (routed.result as { usage?: Partial<Usage> }).usage);
   }
 
+  /** A call served only by deployments of its kind's mode (media-calls.ts). */
+  async #media<B extends RoutableRequest, T extends object>(
+    kind: MediaKind,
+    request: B,
+    control: CallControl | undefined,
+    run: Run<B, T>,
+  ): Promise<WithHiddenParams<T>> {
+    validateRequest(kind, request);
+    let body: B = request;
+    let spent: (() => boolean) | undefined;
+    if (kind === 'transcription' && isStreamedFile(request.file)) {
+      const upload = new OneShotUpload(request.file);
+      body = { ...request, file: upload };
+      spent = () => upload.started;
+    }
+    // an upload is not hashed for a cache key, nor is a stream of audio cached
+    if (kind === 'transcription' || kind === 'speech') body = { ...body, caching: false };
+    const call = this.#call(kind, body, control, false, true, run, {
+      eligible: ofMode(MEDIA_MODES[kind]),
+      spent,
+    });
+    checkMode(call.group, kind);
+    let routed: Routed<T>;
+    try {
+      routed = await this.#config.handler(call);
+    } catch (err) {
+      throw this.#failed(call, err);
+    }
+    return mediaResult(kind, routed, body);
+  }
+
   /** A new call under the config in force. @throws when the router is closed or the model unknown. */
   #call<B extends RoutableRequest, T>(
     kind: RequestKind,
@@ -353,6 +441,7 @@ export class Router extends EventEmitter<RouterEvents> {
     stream: boolean,
     asyncEntry: boolean,
     run: Run<B, T>,
+    only?: Pick<CallStart<B, T>, 'eligible' | 'spent'>,
   ): Call<T> {
     if (this.#closed) throw new Error('Router is closed');
     const start = {
@@ -364,6 +453,7 @@ export class Router extends EventEmitter<RouterEvents> {
       asyncEntry,
       pricedOnly: control?.pricedOnly === true,
       run,
+      ...only,
     };
     return startCall(start, this.#config, this.#runtime.now());
   }

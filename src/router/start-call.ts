@@ -31,6 +31,10 @@ export interface CallStart<B, T> {
   /** `CallControl.pricedOnly`. */
   pricedOnly: boolean;
   run: Run<B, T>;
+  /** The endpoints the call may use at all (a mode's deployments); unset: any. */
+  eligible?: ((endpoint: Endpoint) => boolean) | undefined;
+  /** `Call.spent`: for a body that can be sent once. */
+  spent?: (() => boolean) | undefined;
 }
 
 /**
@@ -118,6 +122,8 @@ export function startCall<B extends RoutableRequest, T>(
     allowModel: allowsWildcards(config, start.allowModel),
     asyncEntry: start.asyncEntry,
     pricedOnly: start.pricedOnly,
+    ...(start.eligible && { eligible: start.eligible }),
+    ...(start.spent && { spent: start.spent }),
     numRetries: request.num_retries,
     deadline: startMs + budgetMs,
     startMs,

@@ -35,7 +35,38 @@ const schemas = {
     ...routerFields,
   }),
   imageGeneration: z.looseObject({ model: z.string().min(1), prompt: z.string().min(1), ...routerFields }),
+  transcription: z.looseObject({
+    model: z.string().min(1),
+    file: z.custom<unknown>(isUpload, 'expected bytes (Uint8Array, Blob) or an async iterable of bytes'),
+    filename: z.string().min(1).optional(),
+    ...routerFields,
+  }),
+  speech: z.looseObject({
+    model: z.string().min(1),
+    input: z.string().min(1),
+    voice: z.string().min(1),
+    ...routerFields,
+  }),
+  moderation: z.looseObject({
+    model: z.string().min(1),
+    input: z.union([z.string(), z.array(z.unknown()).min(1, 'expected at least one input')]),
+    ...routerFields,
+  }),
+  rerank: z.looseObject({
+    model: z.string().min(1),
+    query: z.string().min(1),
+    documents: z
+      .array(z.union([z.string(), z.looseObject({ text: z.string() })]))
+      .min(1, 'expected at least one document'),
+    top_n: z.number().int().positive().optional(),
+    ...routerFields,
+  }),
 };
+
+function isUpload(value: unknown): boolean {
+  if (value instanceof Uint8Array || value instanceof Blob) return true;
+  return typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+}
 
 export type RequestKind = keyof typeof schemas;
 

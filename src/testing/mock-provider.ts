@@ -49,6 +49,8 @@ export interface MockProvider {
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(part as Buffer);
+  const type = req.headers['content-type'] ?? '';
+  if (type.startsWith('multipart/form-data')) return multipartFields(Buffer.concat(parts), type);
   const text = Buffer.concat(parts).toString('utf8');
   if (!text) return undefined;
   try {
@@ -56,6 +58,17 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+/** A multipart body's fields; each file as `{ filename, type, size }` (its bytes are not kept). */
+async function multipartFields(bytes: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of form.entries()) {
+    fields[name] =
+      typeof value === 'string' ? value : { filename: value.name, type: value.type, size: value.size };
+  }
+  return fields;
 }
 
 /**

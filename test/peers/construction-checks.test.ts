@@ -3,13 +3,16 @@ import {
   AuthenticationError,
   ConfigError,
   type DeploymentConfig,
+  InternalServerError,
   MissingPeerError,
   Router,
 } from '../../src/index.js';
 import type { Aws4 } from '../../src/peers/aws4.js';
+import type { EventStreamCodecModule } from '../../src/peers/eventstream-codec.js';
 import { OptionalPeer } from '../../src/peers/optional-peer.js';
 import { bedrockAdapter } from '../../src/providers/bedrock/adapter.js';
 import { authorizedHeaders, bedrockAuth, bedrockProblems } from '../../src/providers/bedrock/aws-auth.js';
+import { bedrockStreamCodec } from '../../src/providers/bedrock/stream-codec.js';
 import { vertexAdapter, vertexProblems } from '../../src/providers/vertex_ai/adapter.js';
 import { googleAccessToken } from '../../src/providers/vertex_ai/auth.js';
 import { requireRedisClient } from '../../src/stores/redis-client.js';
@@ -129,6 +132,21 @@ describe('a call that needs a missing package anyway fails with a typed error na
       `bedrock/ deployment "${BEDROCK_CLAUDE}" needs @svc-test/no-aws4 to sign its calls with SigV4 (IAM keys): npm install @svc-test/no-aws4`,
     );
     expect((error as AuthenticationError).cause).toBeInstanceOf(MissingPeerError);
+  });
+
+  it('a bedrock/ stream: an InternalServerError naming the event-stream codec, before anything is sent', async () => {
+    const noCodec = new OptionalPeer<EventStreamCodecModule>(
+      '@svc-test/no-eventstream-codec',
+      'to read its streamed answers (the AWS event stream)',
+    );
+    const error = await bedrockStreamCodec(bedrockTarget('http://127.0.0.1:1'), noCodec).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as InternalServerError).message).toBe(
+      `bedrock/ deployment "${BEDROCK_CLAUDE}" needs @svc-test/no-eventstream-codec to read its streamed answers (the AWS event stream): npm install @svc-test/no-eventstream-codec`,
+    );
+    expect((error as InternalServerError).cause).toBeInstanceOf(MissingPeerError);
   });
 
   it('vertex_ai/ token: an AuthenticationError naming google-auth-library', async () => {

@@ -8,6 +8,7 @@ import { BEDROCK_ERROR_CODES } from './error-codes.js';
 import { readBedrockError } from './error-map.js';
 import { type BedrockAction, bedrockUrl } from './model-id.js';
 import { bedrockReasoningParams } from './reasoning-params.js';
+import { bedrockStreamCodec } from './stream-codec.js';
 import { bedrockChunks } from './stream-transform.js';
 
 const ACCEPT: Readonly<Record<BedrockAction, string>> = {
@@ -40,7 +41,7 @@ const EMBEDDING_BATCH: Readonly<Record<string, number | undefined>> = { titan: 1
 
 /**
  * Amazon Bedrock (`bedrock/`): chat over the Converse API (`POST {api_base}/model/{modelId}/converse`
- * and `/converse-stream`, a binary AWS event stream) and embeddings over InvokeModel
+ * and `/converse-stream`, a binary AWS event stream read with the optional `@smithy/eventstream-codec`) and embeddings over InvokeModel
  * (`/model/{modelId}/invoke`, Titan and Cohere). Requests are SigV4-signed for service `bedrock` with
  * svc_params `aws_access_key_id` / `aws_secret_access_key` / `aws_session_token` (else the `AWS_*`
  * environment) in `aws_region_name` (else `AWS_REGION` / `AWS_DEFAULT_REGION`), or carry a Bedrock API
@@ -57,8 +58,11 @@ export const bedrockAdapter: ProviderAdapter = {
     parse: (json, target, request) => toChatCompletion(json, target, request),
   },
   chatStream: {
-    build: (request, target, options) =>
-      post(target, 'converse-stream', toConverseBody(request, target, options.dropParams)),
+    // the codec is loaded first: without its package the call fails before anything is sent
+    build: async (request, target, options) => {
+      await bedrockStreamCodec(target);
+      return post(target, 'converse-stream', toConverseBody(request, target, options.dropParams));
+    },
     parse: (body, target, _request, monitor) => bedrockChunks(body, target, [], monitor),
   },
   // Titan embeds one text per call; Cohere takes up to 96

@@ -51,8 +51,9 @@ interface KeyPair {
   readonly sessionToken: string | undefined;
 }
 
-/** How a missing signer names the deployment: `bedrock/ deployment "anthropic.claude-..."`. */
-const deploymentName = (target: ProviderTarget): string => `${target.provider}/ deployment "${target.model}"`;
+/** How a missing package names the deployment: `bedrock/ deployment "anthropic.claude-..."`. */
+export const deploymentName = (target: ProviderTarget): string =>
+  `${target.provider}/ deployment "${target.model}"`;
 
 function keyPair(
   target: ProviderTarget,

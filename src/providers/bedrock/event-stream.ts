@@ -1,4 +1,4 @@
-import { decodeEventStreamMessage } from '../shared/event-stream-codec.js';
+import type { EventStreamCodec, EventStreamMessage } from '../../peers/eventstream-codec.js';
 import type { StreamMonitor } from '../shared/provider-adapter.js';
 
 /** One decoded `application/vnd.amazon.eventstream` message, with the headers Bedrock sets. */
@@ -19,16 +19,21 @@ export interface EventStreamFrame {
 // prelude (total length, headers length, prelude CRC) + message CRC
 const MINIMUM_FRAME = 16;
 
-function frameOf(bytes: Uint8Array): EventStreamFrame {
+function header(headers: EventStreamMessage['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return value?.type === 'string' ? (value.value as string) : undefined;
+}
+
+function frameOf(codec: EventStreamCodec, bytes: Uint8Array): EventStreamFrame {
   // the codec checks both CRCs and throws on a corrupt frame
-  const { headers, payload } = decodeEventStreamMessage(bytes);
+  const { headers, body } = codec.decode(bytes);
   return {
-    messageType: headers[':message-type'],
-    eventType: headers[':event-type'],
-    exceptionType: headers[':exception-type'],
-    errorCode: headers[':error-code'],
-    errorMessage: headers[':error-message'],
-    payload,
+    messageType: header(headers, ':message-type'),
+    eventType: header(headers, ':event-type'),
+    exceptionType: header(headers, ':exception-type'),
+    errorCode: header(headers, ':error-code'),
+    errorMessage: header(headers, ':error-message'),
+    payload: body,
   };
 }
 
@@ -45,7 +50,7 @@ const MAXIMUM_FRAME = 16 * 1024 * 1024;
 
 /**
  * Splits a binary AWS event stream into its messages, however the bytes were cut into chunks (a frame
- * split across reads waits for the rest). Ends quietly when the body ends on a frame boundary. Every
+ * split across reads waits for the rest), each decoded by `codec`. Ends quietly when the body ends on a frame boundary. Every
  * whole message is told to `monitor` (a partial one is not: bytes alone do not keep a stream alive).
  *
  * @throws Error for a frame that fails its checksum or declares an impossible length, and for a body
@@ -53,6 +58,7 @@ const MAXIMUM_FRAME = 16 * 1024 * 1024;
  */
 export async function* decodeEventStream(
   body: AsyncIterable<Uint8Array>,
+  codec: EventStreamCodec,
   monitor?: StreamMonitor,
 ): AsyncGenerator<EventStreamFrame> {
   let pending: Uint8Array = new Uint8Array(0);
@@ -67,7 +73,7 @@ export async function* decodeEventStream(
       }
       if (pending.length - offset < total) break;
       monitor?.event();
-      yield frameOf(pending.subarray(offset, offset + total));
+      yield frameOf(codec, pending.subarray(offset, offset + total));
       offset += total;
     }
     pending = pending.subarray(offset);

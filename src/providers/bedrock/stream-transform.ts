@@ -12,6 +12,7 @@ import { bedrockErrorCode } from './error-map.js';
 import { decodeEventStream, type EventStreamFrame } from './event-stream.js';
 import { toFinishReason } from './finish-reason.js';
 import { bedrockModelId, isClaudeModel } from './model-id.js';
+import { bedrockStreamCodec } from './stream-codec.js';
 
 type Json = Record<string, unknown>;
 
@@ -155,7 +156,8 @@ export async function* bedrockChunks(
 ): AsyncGenerator<ChatCompletionChunk> {
   const ctx: ErrorContext = errorContextOf(target, secrets);
   const state = new StreamState(target);
-  for await (const frame of decodeEventStream(body, monitor)) {
+  const codec = await bedrockStreamCodec(target);
+  for await (const frame of decodeEventStream(body, codec, monitor)) {
     if (frame.messageType === 'exception' || frame.messageType === 'error')
       throw streamError(frame, target, ctx);
     if (frame.messageType !== 'event') continue;

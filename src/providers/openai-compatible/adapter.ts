@@ -6,6 +6,7 @@ import type {
 } from '../../types/index.js';
 import type { WireRequest } from '../shared/http-client.js';
 import { asRecord } from '../shared/json.js';
+import { RawUpload } from '../shared/multipart.js';
 import type { CallOptions, ProviderAdapter, ProviderTarget } from '../shared/provider-adapter.js';
 import type { ReasoningHistorySupport } from '../shared/reasoning-history.js';
 import { requestDefaultsFor, requestDefaultsWithoutReasoning } from '../shared/request-defaults.js';
@@ -13,6 +14,7 @@ import { requiredList, throwMissing } from '../shared/success-body.js';
 import { type ChatBodyPlan, toChatBody, toOpenAIBody } from './convert-request.js';
 import { toChatCompletion, toUsage } from './convert-response.js';
 import { readOpenAIError } from './error-map.js';
+import { mediaOperations } from './media-operations.js';
 import type { OpenAICompatibleOptions, ResponseHooks } from './options.js';
 import { openAIChunks } from './stream-transform.js';
 
@@ -53,7 +55,8 @@ function perTarget<K, V>(make: (target: ProviderTarget, key: K) => V): (target: 
 
 const NO_REASONING_HISTORY: ReasoningHistorySupport = { thinkingBlocks: false, reasoningContent: false };
 
-type Post = (
+/** The wire request of a POST to `path` of the deployment's `api_base`: `body` as JSON, or a `RawUpload` as is. */
+export type Post = (
   target: ProviderTarget,
   call: CallOptions,
   path: string,
@@ -74,6 +77,8 @@ function poster(options: OpenAICompatibleOptions): Post {
 }
 
 function wireRequest(url: string, headers: Record<string, string>, body: unknown): WireRequest {
+  if (body instanceof RawUpload)
+    return { url, headers: { ...headers, 'content-type': body.contentType }, body: body.body };
   return { url, headers, body: JSON.stringify(body) };
 }
 
@@ -142,7 +147,8 @@ function jsonOperations(
 
 /**
  * An adapter for a provider that speaks the OpenAI REST format: chat (plain and SSE), embeddings,
- * text completions and image generation. Provider differences are hooks of `options`.
+ * text completions, image generation, audio transcription and speech, moderations, and Cohere-style
+ * rerank (`/rerank`, as Cohere- and Jina-style hosts serve it). Provider differences are hooks of `options`.
  *
  * @example
  * export const exampleAdapter = createOpenAICompatibleAdapter({
@@ -174,6 +180,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
       parse: (body, target, _request, monitor) => openAIChunks(body, target, hooks, monitor),
     },
     ...jsonOperations(post),
+    ...mediaOperations(post),
     readError: options.readError ?? readOpenAIError,
     ...(options.validate ? { validate: options.validate } : {}),
   };

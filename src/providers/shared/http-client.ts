@@ -11,7 +11,8 @@ export interface WireRequest {
   url: string;
   method?: 'POST' | 'GET';
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  /** An async iterable is streamed as it yields (an upload), and can be sent once. */
+  body?: string | Uint8Array | AsyncIterable<Uint8Array>;
 }
 
 export interface SendOptions {
@@ -38,7 +39,7 @@ function dispatchOptions(
     path,
     method: request.method ?? 'POST',
     headers: request.headers,
-    body: request.body,
+    body: request.body as Dispatcher.DispatchOptions['body'],
     headersTimeout: options.headersTimeoutMs,
     bodyTimeout: options.bodyTimeoutMs,
   };

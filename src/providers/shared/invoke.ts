@@ -34,7 +34,7 @@ const contextOf = (target: ProviderTarget): ErrorContext => errorContextOf(targe
  * failure, never retried), TimeoutError naming the limit when one of our deadlines fired, else the
  * network mapping.
  */
-function failureOf(
+export function failureOf(
   err: unknown,
   timer: CallTimer,
   options: CallOptions,
@@ -63,7 +63,7 @@ function failureOf(
  * from translating the caller's values, never from the deployment (credential and token failures are
  * already contract errors). Checked only when building failed, so it costs nothing.
  */
-function buildWire<Req>(
+export function buildWire<Req>(
   operation: {
     build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
   },
@@ -149,7 +149,7 @@ function answerError(
 }
 
 /** The contract error of a streamed answer with an error status, from its body. */
-async function failedResponse(
+export async function failedResponse(
   response: Dispatcher.ResponseData,
   adapter: ProviderAdapter,
   target: ProviderTarget,
@@ -222,7 +222,7 @@ export async function invokeJson<Req, Res>(
   }
   const { statusCode, headers, body } = response;
   if (statusCode >= 400) throw answerError(statusCode, body.toString('utf8'), headers, adapter, target);
-  const json = parseBody(body, target);
+  const json = operation.readsText?.(request) ? body.toString('utf8') : parseBody(body, target);
   try {
     return operation.parse(json, target, request);
   } catch (err) {

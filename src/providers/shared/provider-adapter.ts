@@ -9,12 +9,19 @@ import type {
   EmbeddingResponse,
   ImageGenerationRequest,
   ImageGenerationResponse,
+  ModerationRequest,
+  ModerationResponse,
   ProviderName,
   ReasoningEffort,
+  RerankRequest,
+  RerankResponse,
+  SpeechRequest,
   SvcParams,
   TextCompletion,
   TextCompletionRequest,
   ThinkingParam,
+  TranscriptionRequest,
+  TranscriptionResponse,
 } from '../../types/index.js';
 import type { MockFormat } from '../../types/mock-format.js';
 import type { WireRequest } from './http-client.js';
@@ -107,6 +114,13 @@ export interface CallOptions {
 export interface JsonOperation<Req, Res> {
   build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
   parse(json: unknown, target: ProviderTarget, request: Req): Res;
+  /** True when this request's answer is plain text (a transcription as `text` or `srt`): `parse` gets the text. */
+  readsText?(request: Req): boolean;
+}
+
+/** An operation whose answer is bytes streamed to the caller as they come (speech): only the request is built. */
+export interface BinaryOperation<Req> {
+  build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
 }
 
 /** A streaming operation: build the wire request, turn the body bytes into chunks. */
@@ -192,6 +206,13 @@ export interface ProviderAdapter {
   embeddingBatchSize?(target: ProviderTarget): number | undefined;
   readonly textCompletion?: JsonOperation<TextCompletionRequest, TextCompletion>;
   readonly imageGeneration?: JsonOperation<ImageGenerationRequest, ImageGenerationResponse>;
+  /** Speech to text, the audio sent as a multipart upload (streamed when the request's file is a stream). */
+  readonly transcription?: JsonOperation<TranscriptionRequest, TranscriptionResponse>;
+  /** Text to speech, answered as a binary stream. */
+  readonly speech?: BinaryOperation<SpeechRequest>;
+  readonly moderation?: JsonOperation<ModerationRequest, ModerationResponse>;
+  /** Cohere-style rerank (`{ query, documents, top_n }` -> `{ results: [{ index, relevance_score }] }`). */
+  readonly rerank?: JsonOperation<RerankRequest, RerankResponse>;
   /**
    * Problems with a deployment that can be known before any call (a missing `api_base`, project or
    * region), reported at Router construction. Optional.

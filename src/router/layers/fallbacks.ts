@@ -23,7 +23,10 @@ export interface FallbacksDeps {
 export function fallbacksLayer(deps: FallbacksDeps): Layer {
   const { settings } = deps;
   const stops = (err: unknown, call: Call<unknown>): boolean =>
-    Boolean(call.signal?.aborted) || !RouterError.isInstance(err) || isRequestFault(err);
+    Boolean(call.signal?.aborted) ||
+    !RouterError.isInstance(err) ||
+    isRequestFault(err) ||
+    call.spent?.() === true;
   const configured =
     settings.fallbacks.length > 0 ||
     settings.context_window_fallbacks.length > 0 ||

@@ -53,7 +53,8 @@ export function hedgeLayer(options: HedgeOptions, deps: HedgeDeps): Layer {
       const delayMs = options.after === 'p95' ? window.quantile(0.95) : options.after;
       const startMs = now();
       const routed =
-        delayMs === undefined || options.maxHedges < 1
+        // a body that can be sent once cannot be raced
+        delayMs === undefined || options.maxHedges < 1 || call.spent
           ? await next(call)
           : await race(next, call, delayMs, options.maxHedges, deps);
       window.add(routed.firstMs - startMs);

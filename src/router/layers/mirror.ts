@@ -32,7 +32,8 @@ export function mirrorLayer(rules: ReadonlyMap<string, readonly MirrorRule[]>, d
   return (next: Handler) =>
     async <T>(call: Call<T>): Promise<Routed<T>> => {
       const targets = rules.get(call.group.name);
-      if (!targets) return await next(call);
+      // a body that can be sent once cannot be copied
+      if (!targets || call.spent) return await next(call);
       const sampled = targets.filter((rule) => deps.random() < rule.sampleRate);
       if (sampled.length === 0) return await next(call);
       try {

@@ -72,6 +72,7 @@ function retriable<T>(err: unknown, call: Call<T>): boolean {
     !call.signal?.aborted &&
     RouterError.isInstance(err) &&
     !isRequestFault(err) &&
+    call.spent?.() !== true &&
     !NoDeploymentsAvailableError.isInstance(err)
   );
 }

@@ -34,7 +34,7 @@ export function tiersLayer(deps: TiersDeps): Layer {
         try {
           return await next(call);
         } catch (err) {
-          if (call.signal?.aborted || isRequestFault(err)) throw err;
+          if (call.signal?.aborted || isRequestFault(err) || call.spent?.()) throw err;
           const error = err as RouterError;
           if (NoDeploymentsAvailableError.isInstance(error)) {
             if (!soonest || (error.retryAfterMs ?? 0) < (soonest.retryAfterMs ?? 0)) soonest = error;

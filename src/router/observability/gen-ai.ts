@@ -8,6 +8,10 @@ export const GEN_AI_OPERATIONS: Readonly<Record<CacheKind, string>> = Object.fre
   textCompletion: 'text_completion',
   // not named by the conventions (yet): the closest plain name
   imageGeneration: 'image_generation',
+  transcription: 'audio_transcription',
+  speech: 'audio_speech',
+  moderation: 'moderation',
+  rerank: 'rerank',
 });
 
 // the conventions' well-known `gen_ai.provider.name` values where they differ from ours

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { encodeEventStreamMessage } from '../../providers/shared/event-stream-codec.js';
+import { codecOf, eventstreamCodecPeer } from '../../peers/eventstream-codec.js';
 import type { MockExchange, MockFormat } from '../../types/mock-format.js';
 import type { MockBehavior } from '../mock-behavior.js';
 import { argumentsText, DEFAULT_CONTENT, mockUsage, pieces } from '../mock-text.js';
@@ -25,6 +25,17 @@ const ERRORS: Readonly<Record<number, readonly [type: string, message: string]>>
 };
 
 const utf8 = new TextEncoder();
+const str = (value: string) => ({ type: 'string' as const, value });
+
+/**
+ * One event-stream message with string headers, encoded by the AWS SDK's codec (the optional
+ * `@smithy/eventstream-codec`, loaded when the mock first serves a Bedrock stream).
+ */
+function encodeMessage(headers: Record<string, string>, payload: Uint8Array): Uint8Array {
+  const codec = codecOf(eventstreamCodecPeer.loadSync("the mock provider's bedrock/ stream"));
+  const typed = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, str(value)]));
+  return codec.encode({ headers: typed, body: payload });
+}
 // Bedrock pads every event payload with a `p` field of varying length (so sizes do not leak content)
 const PADDING = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -46,40 +57,40 @@ function json(ex: MockExchange, status: number, value: unknown, headers: Record<
 /** One binary event-stream frame of a ConverseStream event, with Bedrock's header names. */
 function eventFrame(type: string, payload: Record<string, unknown>, n: number): Uint8Array {
   const body = { ...payload, p: PADDING.slice(0, 4 + ((n * 7) % (PADDING.length - 4))) };
-  return encodeEventStreamMessage({
-    headers: {
+  return encodeMessage(
+    {
       ':event-type': type,
       ':content-type': 'application/json',
       ':message-type': 'event',
     },
-    payload: utf8.encode(JSON.stringify(body)),
-  });
+    utf8.encode(JSON.stringify(body)),
+  );
 }
 
 /** A `contentBlockDelta` event whose payload is not JSON (for `stream.malformedAfter`). */
 function malformedFrame(): Uint8Array {
-  return encodeEventStreamMessage({
-    headers: {
+  return encodeMessage(
+    {
       ':event-type': 'contentBlockDelta',
       ':content-type': 'application/json',
       ':message-type': 'event',
     },
-    payload: utf8.encode('{"delta": {"text": this is not json'),
-  });
+    utf8.encode('{"delta": {"text": this is not json'),
+  );
 }
 
 /** An exception frame, as Bedrock sends one inside an HTTP 200 stream (lower camel case type). */
 function exceptionFrame(b: MockBehavior): Uint8Array {
   const raw = b.error?.code ?? b.error?.type ?? 'modelStreamErrorException';
   const type = raw.charAt(0).toLowerCase() + raw.slice(1);
-  return encodeEventStreamMessage({
-    headers: {
+  return encodeMessage(
+    {
       ':exception-type': type,
       ':content-type': 'application/json',
       ':message-type': 'exception',
     },
-    payload: utf8.encode(JSON.stringify({ message: b.error?.message ?? 'Mock stream failure' })),
-  });
+    utf8.encode(JSON.stringify({ message: b.error?.message ?? 'Mock stream failure' })),
+  );
 }
 
 function toolUses(b: MockBehavior) {

@@ -3,6 +3,7 @@ import type { MockExchange, MockFormat } from '../../types/mock-format.js';
 import { DEFAULT_CONTENT, mockUsage } from '../mock-text.js';
 import { driveStream, sseFrame } from '../stream-driver.js';
 import { bodyOf, chatChunks, chatCompletion, modelOf } from './openai-chat.js';
+import { MEDIA_ROUTES } from './openai-media.js';
 import { azurePromptFilteredError, variantOf } from './openai-variants.js';
 import { OPENAI_PREFILL_REFUSAL, openaiPrefill } from './prefill.js';
 
@@ -107,9 +108,14 @@ function routeOf(path: string) {
   return ROUTES.find(([suffix]) => clean.endsWith(suffix));
 }
 
+function mediaRouteOf(path: string) {
+  const clean = path.split('?')[0] ?? path;
+  return MEDIA_ROUTES.find(([suffix]) => clean.endsWith(suffix));
+}
+
 /**
  * The OpenAI REST format: chat completions (plain and SSE), embeddings, text completions, image
- * generation. It also serves Azure's `/openai/deployments/{d}/...?api-version=...` paths (the query is
+ * generation, audio transcriptions (multipart) and speech, moderations, and Cohere-style rerank. It also serves Azure's `/openai/deployments/{d}/...?api-version=...` paths (the query is
  * kept in the recorded `path`), answering there with Azure's content-filter annotations and its
  * prompt-filter first chunk. The behavior's `openaiVariant` picks the other providers' variations:
  * OpenRouter's `reasoning` + `reasoning_details`, xAI's repeated reasoning deltas and whole tool calls,
@@ -118,7 +124,8 @@ function routeOf(path: string) {
 export const openaiFormat: MockFormat = {
   name: 'openai',
   prefill: { of: openaiPrefill, refusal: OPENAI_PREFILL_REFUSAL },
-  handles: (method, path) => method === 'POST' && routeOf(path) !== undefined,
+  handles: (method, path) =>
+    method === 'POST' && (routeOf(path) !== undefined || mediaRouteOf(path) !== undefined),
   writeError(ex, status) {
     if (status === 400 && variantOf(ex.behavior).contentFilter === 'prompt') {
       json(ex, 400, azurePromptFilteredError(ex.behavior.error?.message));
@@ -135,6 +142,8 @@ export const openaiFormat: MockFormat = {
     });
   },
   async respond(ex) {
+    const media = mediaRouteOf(ex.request.path);
+    if (media) return media[1](ex);
     const route = routeOf(ex.request.path)!;
     const chat = route[0] === '/chat/completions';
     if (chat && variantOf(ex.behavior).contentFilter === 'prompt') {

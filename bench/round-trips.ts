@@ -4,9 +4,9 @@
 // counted apart: it depends on time, not on calls.
 //   tsx bench/round-trips.ts [calls=200]
 import { randomUUID } from 'node:crypto';
+import { startProxy } from '@svc/router-proxy';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { startProxy } from '../src/proxy/index.js';
 import { startMockProvider } from '../src/testing/index.js';
 
 const CALLS = Number(process.argv[2] ?? 200);

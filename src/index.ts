@@ -4,9 +4,11 @@
  */
 
 export type { CallbackKwargs, LoggedSvcParams, LoggerCallback } from './callbacks/logger-callback.js';
+export { promptTokens, textTokens } from './checks/token-count.js';
 export type { CallbackSettingInput, DestinationEntryInput } from './config/callback-setting.js';
 export { ConfigError } from './config/config-error.js';
 export type { ResolvedSettings, RouterSettings } from './config/settings-schema.js';
+export { chunkText, countedUsage } from './cost/counted-usage.js';
 export { lookupModelPrice, type ModelPrice } from './cost/lookup.js';
 export * from './errors/index.js';
 export { type LogFields, type Logger, type LogLevel, silentLogger } from './logging/logger.js';
@@ -23,6 +25,7 @@ export type {
   StreamOperation,
 } from './providers/shared/provider-adapter.js';
 export type { CallRecord } from './records/call-record.js';
+export { CallRecords, DEFAULT_CLOSE_DEADLINE_MS, type DestinationSetting } from './records/call-records.js';
 export { DeliveryError, type RecordDestination } from './records/destination.js';
 export type { DeliveryStats } from './records/record-queue.js';
 export { ChatCompletionStream } from './router/chat-stream.js';
@@ -42,6 +45,7 @@ export type {
   SuccessEvent,
   WarningEvent,
 } from './router/router-events.js';
+export { withLocalFallback } from './stores/local-fallback-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export {
   type RedisNode,
@@ -51,6 +55,7 @@ export {
   type RedisStoreOptions,
 } from './stores/redis-store.js';
 export { isPromise, type MaybePromise, type Store, type StoreWriteOptions } from './stores/store.js';
+export { StoreHealth, type StoreHealthEvents, watchedStore } from './stores/store-health.js';
 export type { CustomRoutingStrategy, CustomStrategyArgs } from './strategies/custom-strategy.js';
 export type {
   CallOutcome,

@@ -1,5 +1,5 @@
+import type { Router } from '@svc/router';
 import type { Logger as PinoLogger } from 'pino';
-import type { Router } from '../router/router.js';
 import type { Authenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
 import type { KeyCache } from './auth/key-cache.js';

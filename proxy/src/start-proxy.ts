@@ -1,11 +1,10 @@
 import { createRequire } from 'node:module';
 import { trace } from '@opentelemetry/api';
+import { type CallRecords, DEFAULT_CLOSE_DEADLINE_MS, Router } from '@svc/router';
+import { loadConfigFile } from '@svc/router/config';
+import type { JwtAuthDeps } from '@svc/router/jwt';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
-import { loadConfigFile } from '../config/config-file.js';
-import type { JwtAuthDeps } from '../jwt/types.js';
-import { type CallRecords, DEFAULT_CLOSE_DEADLINE_MS } from '../records/call-records.js';
-import { Router } from '../router/router.js';
 import { createAuthenticate } from './auth/authenticate.js';
 import type { JwtGate } from './auth/jwt-caller.js';
 import { KeyCache } from './auth/key-cache.js';
@@ -38,7 +37,7 @@ import { OpenCalls } from './spend/open-calls.js';
 import { proxyCallRecords, spendSink } from './spend/proxy-records.js';
 import { SpendWriter } from './spend/spend-writer.js';
 
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 /** How to start the proxy (CONTRACT 4). */
 export interface StartProxyOptions {

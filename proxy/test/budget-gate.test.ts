@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from '../../src/proxy/http/proxy-error.js';
-import { BudgetGate } from '../../src/proxy/limits/budget-gate.js';
-import type { LimitedOwner } from '../../src/proxy/limits/limited-owner.js';
+import { ProxyError } from '../src/http/proxy-error.js';
+import { BudgetGate } from '../src/limits/budget-gate.js';
+import type { LimitedOwner } from '../src/limits/limited-owner.js';
 
 /** Key `k` with budget `maxBudget` and stored spend `spend`. */
 const key = (maxBudget: number | null, spend: number): LimitedOwner => ({

@@ -1,6 +1,6 @@
+import type { CallRecord } from '@svc/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallRecord } from '../../src/records/call-record.js';
-import { type Receiver, startHangingReceiver, startReceiver } from '../records/receivers.js';
+import { type Receiver, startHangingReceiver, startReceiver } from '../../test/support/receivers.js';
 import { ENGINES, eventually, MASTER_KEY, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from '../../src/cli/args.js';
+import { parseArgs } from '../src/cli/args.js';
 
 describe('svc-router arguments', () => {
   it('defaults the port, host and workers', () => {
@@ -45,7 +45,7 @@ describe('svc-router arguments', () => {
 
 describe('worker restart backoff', () => {
   it('waits 1 s after one death in a minute, doubling to at most 30 s', async () => {
-    const { restartDelayMs } = await import('../../src/cli/cluster.js');
+    const { restartDelayMs } = await import('../src/cli/cluster.js');
     expect([1, 2, 3, 6, 20].map(restartDelayMs)).toEqual([1000, 2000, 4000, 30_000, 30_000]);
   });
 });

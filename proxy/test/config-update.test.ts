@@ -1,7 +1,7 @@
+import { startMockProvider } from '@svc/router/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProxy } from '../../src/proxy/index.js';
-import { startMockProvider } from '../../src/testing/index.js';
+import { startProxy } from '../src/index.js';
 import { POSTGRES_URL } from './db-engines.js';
 import { ENGINES, type Engine, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';

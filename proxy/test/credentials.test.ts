@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { presentedKey } from '../../src/proxy/auth/credentials.js';
-import { hashKey, sameDigest, secretDigest } from '../../src/proxy/auth/virtual-key.js';
+import { presentedKey } from '../src/auth/credentials.js';
+import { hashKey, sameDigest, secretDigest } from '../src/auth/virtual-key.js';
 
 describe('presentedKey', () => {
   it('reads Authorization: Bearer', () => {

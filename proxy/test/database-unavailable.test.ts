@@ -7,7 +7,7 @@ const PASSWORD = 'hunter22-db-secret';
 
 // docs/proxy.md: "the database is not answering | 503 | database_unavailable". The proxy talks to the
 // real Postgres through a TCP proxy the test cuts. (The embedded engine's counterpart, a worker that
-// dies, is in test/proxy/db/database-unavailable.test.ts.)
+// dies, is in proxy/test/db/database-unavailable.test.ts.)
 describe('requests that need the database while Postgres is cut off', () => {
   let cut: CutProxy;
   let t: TestProxy;

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import type { Database } from '../../src/proxy/db/database.js';
-import { migrate } from '../../src/proxy/db/migrate.js';
-import { type OpenDatabaseOptions, openDatabase } from '../../src/proxy/db/open-database.js';
+import type { Database } from '../src/db/database.js';
+import { migrate } from '../src/db/migrate.js';
+import { type OpenDatabaseOptions, openDatabase } from '../src/db/open-database.js';
 
 /** The shared test server (trust auth); `SVC_TEST_DATABASE_URL` overrides. */
 export const POSTGRES_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

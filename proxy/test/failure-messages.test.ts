@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../redis/tcp-faults.js';
+import { closedPort } from '../../test/support/tcp-faults.js';
 import { mockDeployment, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
 

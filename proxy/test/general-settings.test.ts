@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import { ConfigError } from '@svc/router';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
-import { generalSettingsSchema, resolveProxySettings } from '../../src/proxy/config/general-settings.js';
+import { generalSettingsSchema, resolveProxySettings } from '../src/config/general-settings.js';
 
 const defaults = generalSettingsSchema.parse({});
 

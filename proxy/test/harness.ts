@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DeploymentConfig } from '@svc/router';
+import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import pg from 'pg';
-import type { DeploymentConfig } from '../../src/index.js';
-import { type RunningProxy, startProxy } from '../../src/proxy/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { type RunningProxy, startProxy } from '../src/index.js';
 import { POSTGRES_URL } from './db-engines.js';
 
 export const MASTER_KEY = 'sk-master-test-0123456789';

@@ -3,7 +3,7 @@
 // the token, or that route is skipped; /v1/models and /model_group/info list only what the caller may
 // call; with enforce_rbac a token whose roles map to nothing is refused whatever ids it carries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdp, type TestIdp } from '../jwt/helpers/idp.js';
+import { startIdp, type TestIdp } from '../../test/support/jwt/idp.js';
 import { ENGINES, eventually, mockDeployment, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
 

@@ -1,6 +1,6 @@
+import { NoDeploymentsAvailableError, RateLimitError } from '@svc/router';
 import { describe, expect, it } from 'vitest';
-import { NoDeploymentsAvailableError, RateLimitError } from '../../src/errors/index.js';
-import { errorReply, ProxyError } from '../../src/proxy/http/proxy-error.js';
+import { errorReply, ProxyError } from '../src/http/proxy-error.js';
 
 describe('errorReply', () => {
   it('keeps a library error status, type and code', () => {

@@ -1,7 +1,7 @@
+import { MemoryStore } from '@svc/router';
 import { describe, expect, it } from 'vitest';
-import type { LimitedOwner } from '../../src/proxy/limits/limited-owner.js';
-import { RateLimits } from '../../src/proxy/limits/rate-limits.js';
-import { MemoryStore } from '../../src/stores/memory-store.js';
+import type { LimitedOwner } from '../src/limits/limited-owner.js';
+import { RateLimits } from '../src/limits/rate-limits.js';
 
 /** An owner with the given per-minute limits. */
 const owner = (rpmLimit: number | null, tpmLimit: number | null, id = 'k'): LimitedOwner => ({

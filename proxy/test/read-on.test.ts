@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadOn } from '../../src/proxy/http/read-on.js';
+import { ReadOn } from '../src/http/read-on.js';
 
 /** A call whose client can leave, recording each time its upstream is cancelled. */
 function call() {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../redis/tcp-faults.js';
+import { closedPort } from '../../test/support/tcp-faults.js';
 import { eventually, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
 import { type CutProxy, startCutProxy } from './tcp-cut-proxy.js';

@@ -1,7 +1,7 @@
+import type { MockProvider } from '@svc/router/testing';
 import OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockProvider } from '../../src/testing/index.js';
 import {
   ENGINES,
   eventually,

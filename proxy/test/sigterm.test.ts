@@ -1,12 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/proxy/db/database.js';
-import { openDatabase } from '../../src/proxy/db/open-database.js';
-import { querySpendLogs } from '../../src/proxy/db/spend-repo.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import type { Database } from '../src/db/database.js';
+import { openDatabase } from '../src/db/open-database.js';
+import { querySpendLogs } from '../src/db/spend-repo.js';
 import { POSTGRES_URL } from './db-engines.js';
 import { ENGINES, type Engine, MASTER_KEY } from './harness.js';
 import { dropSchema, uniqueName } from './scale/shared-pair.js';

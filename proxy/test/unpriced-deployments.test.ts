@@ -1,6 +1,6 @@
+import type { DeploymentConfig } from '@svc/router';
+import type { MockProvider } from '@svc/router/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeploymentConfig } from '../../src/index.js';
-import type { MockProvider } from '../../src/testing/index.js';
 import { ENGINES, eventually, mockDeployment, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
 

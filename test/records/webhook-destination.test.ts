@@ -3,7 +3,7 @@ import { Router } from '../../src/index.js';
 import type { CallRecord } from '../../src/records/call-record.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { deployment, USER } from '../helpers.js';
-import { type Answer, startReceiver, until } from './receivers.js';
+import { type Answer, startReceiver, until } from '../support/receivers.js';
 
 let mock: MockProvider;
 beforeAll(async () => {

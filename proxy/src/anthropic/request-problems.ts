@@ -1,5 +1,5 @@
+import { pathOf } from '@svc/router/config';
 import type { z } from 'zod';
-import { pathOf } from '../../config/config-path.js';
 
 type Issue = z.core.$ZodIssue;
 

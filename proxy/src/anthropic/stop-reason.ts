@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../types/chat.js';
+import type { FinishReason } from '@svc/router';
 
 /** An Anthropic `stop_reason`. */
 export type StopReason = 'end_turn' | 'stop_sequence' | 'max_tokens' | 'tool_use' | 'refusal';

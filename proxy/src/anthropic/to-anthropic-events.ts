@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/chat.js';
+import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '@svc/router';
 import { messageId } from './message-id.js';
 import { toAnthropicStop } from './stop-reason.js';
 import { toAnthropicUsage } from './to-anthropic-usage.js';

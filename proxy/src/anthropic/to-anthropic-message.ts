@@ -1,4 +1,4 @@
-import type { AnyThinkingBlock, AssistantMessage, ChatCompletion } from '../../types/chat.js';
+import type { AnyThinkingBlock, AssistantMessage, ChatCompletion } from '@svc/router';
 import { messageId } from './message-id.js';
 import { type StopReason, toAnthropicStop } from './stop-reason.js';
 import { type AnthropicUsage, toAnthropicUsage } from './to-anthropic-usage.js';

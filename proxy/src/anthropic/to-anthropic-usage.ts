@@ -1,4 +1,4 @@
-import type { Usage } from '../../types/chat.js';
+import type { Usage } from '@svc/router';
 
 /** Anthropic's `usage` of a message. */
 export interface AnthropicUsage {

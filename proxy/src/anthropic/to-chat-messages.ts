@@ -1,5 +1,5 @@
-import { BadRequestError } from '../../errors/classes.js';
-import type { AnyThinkingBlock, ChatMessage, ContentPart, ToolCall } from '../../types/chat.js';
+import type { AnyThinkingBlock, ChatMessage, ContentPart, ToolCall } from '@svc/router';
+import { BadRequestError } from '@svc/router';
 import type {
   AnthropicRequestBlock,
   AnthropicRequestMessage,

@@ -1,11 +1,11 @@
-import { BadRequestError } from '../../errors/classes.js';
 import type {
   ChatCompletionRequest,
   ChatMessage,
   ThinkingParam,
   ToolChoice,
   ToolDefinition,
-} from '../../types/chat.js';
+} from '@svc/router';
+import { BadRequestError } from '@svc/router';
 import { requestProblems } from './request-problems.js';
 import { type AnthropicCustomTool, type MessagesRequest, messagesRequestSchema } from './request-schema.js';
 import { textContent, toChatMessages } from './to-chat-messages.js';

@@ -1,4 +1,4 @@
-import type { AuthContext } from '../../jwt/types.js';
+import type { AuthContext } from '@svc/router/jwt';
 
 /** What the proxy knows of a virtual key once it is authenticated (never the key itself). */
 export interface KeyIdentity {

@@ -1,4 +1,4 @@
-import type { JwtAuth } from '../../jwt/create-jwt-auth.js';
+import type { JwtAuth } from '@svc/router/jwt';
 import { ProxyError } from '../http/proxy-error.js';
 import type { Caller } from './caller.js';
 import { hashKey, VIRTUAL_KEY_PREFIX } from './virtual-key.js';

@@ -1,4 +1,4 @@
-import { anyWildcard, type WildcardMatcher } from '../../jwt/wildcard.js';
+import { anyWildcard, type WildcardMatcher } from '@svc/router/jwt';
 import { ProxyError } from '../http/proxy-error.js';
 import type { Caller } from './caller.js';
 

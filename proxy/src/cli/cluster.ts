@@ -1,8 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
-import { loadConfigFile } from '../config/config-file.js';
-import { parseSettings } from '../config/parse-settings.js';
-import { generalSettingsSchema, resolveProxySettings } from '../proxy/config/general-settings.js';
-import { redisOptionsFromSettings } from '../stores/store-settings.js';
+import { loadConfigFile, parseSettings, redisOptionsFromSettings } from '@svc/router/config';
+import { generalSettingsSchema, resolveProxySettings } from '../config/general-settings.js';
 
 /** What a worker tells the primary once it serves. */
 export interface ListeningMessage {

@@ -2,8 +2,8 @@
 // svc-router: serves the proxy until SIGTERM/SIGINT, then drains, flushes spend and exits 0. With
 // --workers N a cluster primary forks N processes on one port and passes the signal on.
 import cluster from 'node:cluster';
-import { ConfigError } from '../config/config-error.js';
-import { startProxy } from '../proxy/start-proxy.js';
+import { ConfigError } from '@svc/router';
+import { startProxy } from '../start-proxy.js';
 import { HELP, parseArgs } from './args.js';
 import { clusterProblems, type ListeningMessage, runPrimary } from './cluster.js';
 

@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
+import { ConfigError } from '@svc/router';
 import { z } from 'zod';
-import { ConfigError } from '../../config/config-error.js';
 
 const seconds = (max: number) => z.number().nonnegative().max(max);
 

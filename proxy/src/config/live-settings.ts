@@ -1,5 +1,5 @@
-import { isCredentialKey, maskCredentials } from '../../callbacks/mask-key.js';
-import type { ResolvedSettings } from '../../config/settings-schema.js';
+import type { ResolvedSettings } from '@svc/router';
+import { isCredentialKey, maskCredentials } from '@svc/router/config';
 
 /**
  * Router settings read once, when the router and its store are built: changing them needs a restart

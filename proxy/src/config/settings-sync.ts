@@ -1,6 +1,5 @@
-import { ConfigError } from '../../config/config-error.js';
-import type { RouterSettings } from '../../config/settings-schema.js';
-import type { Router } from '../../router/router.js';
+import type { Router, RouterSettings } from '@svc/router';
+import { ConfigError } from '@svc/router';
 import type { Database } from '../db/database.js';
 import { bumpVersion, getSettings, putSettings, settingsVersions } from '../db/settings-repo.js';
 import { liveUpdateProblems, settingsView } from './live-settings.js';

@@ -1,6 +1,5 @@
+import { ConfigError, redactSecrets } from '@svc/router';
 import type { CustomTypesConfig, Pool, PoolClient } from 'pg';
-import { ConfigError } from '../../config/config-error.js';
-import { redactSecrets } from '../../errors/redact.js';
 import type { Database, Queryable } from './database.js';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './db-errors.js';
 import { quoteSchemaName } from './schema-name.js';

@@ -1,4 +1,4 @@
-import type { InputItem, ResponseObject } from '../../responses/index.js';
+import type { InputItem, ResponseObject } from '@svc/router/responses';
 import type { Queryable } from './database.js';
 
 /** Whom a stored response belongs to: the key, user and team its call was charged to (null: none). */

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../config/config-error.js';
+import { ConfigError } from '@svc/router';
 
 // a plain identifier keeps quoting trivial and the name safe to put in a connection's startup options
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;

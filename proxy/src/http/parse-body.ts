@@ -1,6 +1,5 @@
+import { schemaKeysAt, zodProblems } from '@svc/router/config';
 import type { z } from 'zod';
-import { schemaKeysAt } from '../../config/schema-keys.js';
-import { zodProblems } from '../../config/zod-problems.js';
 import { ProxyError } from './proxy-error.js';
 
 /**

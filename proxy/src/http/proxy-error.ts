@@ -1,5 +1,5 @@
-import { RouterError } from '../../errors/router-error.js';
-import { JwtAuthError } from '../../jwt/errors.js';
+import { RouterError } from '@svc/router';
+import { JwtAuthError } from '@svc/router/jwt';
 import { DatabaseUnavailableError, DuplicateError } from '../db/db-errors.js';
 
 /** The OpenAI-style `type` for each status the proxy answers with. */

@@ -4,7 +4,7 @@ import type {
   OrganizationRecord,
   TeamRecord,
   UserRecord,
-} from '../../jwt/types.js';
+} from '@svc/router/jwt';
 import { LookupCache } from '../auth/lookup-cache.js';
 
 /** Lists cached as one object (a LookupCache holds objects). */

@@ -5,7 +5,7 @@ import type {
   TeamRecord,
   UserRecord,
   UserRole,
-} from '../../jwt/types.js';
+} from '@svc/router/jwt';
 import type { Queryable } from '../db/database.js';
 import { findKeyMapping, type KeyMappingRow } from '../db/jwt-key-mappings-repo.js';
 import { addTeamMember, removeTeamMember, teamIdsOfUser } from '../db/memberships-repo.js';

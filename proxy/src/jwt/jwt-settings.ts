@@ -1,9 +1,6 @@
-import { ConfigError } from '../../config/config-error.js';
-import { createJwtAuth } from '../../jwt/create-jwt-auth.js';
-import { loadCustomValidate } from '../../jwt/load-custom-validate.js';
-import { parseJwtSettings } from '../../jwt/parse-settings.js';
-import type { JwtAuthSettings } from '../../jwt/settings-schema.js';
-import type { JwtAuthDeps } from '../../jwt/types.js';
+import { ConfigError } from '@svc/router';
+import type { JwtAuthDeps, JwtAuthSettings } from '@svc/router/jwt';
+import { createJwtAuth, loadCustomValidate, parseJwtSettings } from '@svc/router/jwt';
 import type { JwtGate } from '../auth/jwt-caller.js';
 import type { GeneralSettings } from '../config/general-settings.js';
 

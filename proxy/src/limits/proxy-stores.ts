@@ -1,10 +1,6 @@
-import { parseSettings } from '../../config/parse-settings.js';
-import { withLocalFallback } from '../../stores/local-fallback-store.js';
-import { MemoryStore } from '../../stores/memory-store.js';
-import { RedisStore } from '../../stores/redis-store.js';
-import type { Store } from '../../stores/store.js';
-import { StoreHealth, watchedStore } from '../../stores/store-health.js';
-import { redisOptionsFromSettings } from '../../stores/store-settings.js';
+import type { Store } from '@svc/router';
+import { MemoryStore, RedisStore, StoreHealth, watchedStore, withLocalFallback } from '@svc/router';
+import { parseSettings, redisOptionsFromSettings } from '@svc/router/config';
 
 /** The state the proxy shares with other processes, as its parts use it. */
 export interface ProxyStores {

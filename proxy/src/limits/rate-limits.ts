@@ -1,4 +1,4 @@
-import { isPromise, type Store } from '../../stores/store.js';
+import { isPromise, type Store } from '@svc/router';
 import { ProxyError } from '../http/proxy-error.js';
 import type { LimitedOwner } from './limited-owner.js';
 

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../config/config-error.js';
+import { ConfigError } from '@svc/router';
 
 /** OTLP export of the proxy's spans, running until `shutdown()`. */
 export interface OtlpTracing {

@@ -1,5 +1,5 @@
+import type { Logger } from '@svc/router';
 import { type DestinationStream, type LevelWithSilent, type Logger as PinoLogger, pino } from 'pino';
-import type { Logger } from '../../logging/logger.js';
 
 /**
  * Where secrets may sit in a log line, by path: request headers, and any field (at the top or one level

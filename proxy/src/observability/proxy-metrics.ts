@@ -1,8 +1,5 @@
+import type { DeliveryStats, Router, RouterMetricsSnapshot, SuccessEvent } from '@svc/router';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DeliveryStats } from '../../records/record-queue.js';
-import type { RouterMetricsSnapshot } from '../../router/observability/router-metrics.js';
-import type { Router } from '../../router/router.js';
-import type { SuccessEvent } from '../../router/router-events.js';
 import type { SpendStats } from '../proxy-context.js';
 
 /** The labels of every per-deployment series: bounded by the config, never a key, user or team. */

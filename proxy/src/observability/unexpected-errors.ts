@@ -1,5 +1,5 @@
+import { redactSecrets } from '@svc/router';
 import type { FastifyInstance } from 'fastify';
-import { redactSecrets } from '../../errors/redact.js';
 import { isUnexpected } from '../http/proxy-error.js';
 
 /** Stack frames kept in the log line: enough to find the throwing code. */

@@ -1,6 +1,6 @@
+import { ConfigError } from '@svc/router';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ConfigError } from '../../config/config-error.js';
 import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';

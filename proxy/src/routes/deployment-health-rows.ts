@@ -1,5 +1,4 @@
-import type { DeploymentHealth } from '../../router/deployment-health.js';
-import type { DeploymentMetrics } from '../../router/observability/router-metrics.js';
+import type { DeploymentHealth, DeploymentMetrics } from '@svc/router';
 
 /** One deployment as `GET /deployment/health` shows it: no api_key, no api_base. */
 export interface DeploymentHealthRow {

@@ -1,6 +1,5 @@
+import type { CallControl, HiddenParams, Usage } from '@svc/router';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CallControl } from '../../router/router.js';
-import type { HiddenParams, Usage } from '../../types/index.js';
 import { bodyModel } from '../auth/authenticate.js';
 import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
 import { CallAbort } from '../http/call-abort.js';

@@ -1,4 +1,4 @@
-import type { ResponseObject, ResponseStreamEvent, ResponsesStreamWriter } from '../../responses/index.js';
+import type { ResponseObject, ResponseStreamEvent, ResponsesStreamWriter } from '@svc/router/responses';
 import { errorReply } from '../http/proxy-error.js';
 import { sseEvent } from '../http/sse.js';
 import type { StreamFormat } from './send-stream.js';

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   chatCompletionToResponse,
   type InputItem,
@@ -8,7 +7,8 @@ import {
   ResponsesStreamWriter,
   responseShell,
   responsesToChatRequest,
-} from '../../responses/index.js';
+} from '@svc/router/responses';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyModel } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
 import { mayReadResponse, responseOwner } from '../auth/response-access.js';

@@ -1,6 +1,5 @@
 import { context, trace } from '@opentelemetry/api';
-import type { CallControl } from '../../router/call-control.js';
-import type { ChatCompletionStream } from '../../router/chat-stream.js';
+import type { CallControl, ChatCompletionStream } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
 import { modelRule } from '../auth/model-access.js';
 import type { CallState } from '../http/call-state.js';

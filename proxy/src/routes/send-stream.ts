@@ -1,6 +1,5 @@
+import type { ChatCompletionChunk, ChatCompletionStream } from '@svc/router';
 import type { FastifyReply } from 'fastify';
-import type { ChatCompletionStream } from '../../router/chat-stream.js';
-import type { ChatCompletionChunk } from '../../types/index.js';
 import type { DisconnectRead } from '../config/general-settings.js';
 import type { CallAbort } from '../http/call-abort.js';
 import { type CallState, overheadMs } from '../http/call-state.js';

@@ -1,6 +1,6 @@
+import type { AuthContext } from '@svc/router/jwt';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AuthContext } from '../../jwt/types.js';
 import { requireAdmin } from '../auth/authenticate.js';
 import { hashKey, isKeyHash } from '../auth/virtual-key.js';
 import { querySpendLogs, spendReport } from '../db/spend-repo.js';

@@ -4,10 +4,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * Where `npm run build` (and the test suite's global setup) writes the admin page: the package's
- * `dist/ui/`. This file is `src/proxy/routes/ui.ts` under vitest and `dist/proxy/routes/ui.js` when
- * built, both three levels below the package root, so one relative path finds the same folder either way.
+ * `dist/ui/`. This file is `src/routes/ui.ts` under vitest and `dist/routes/ui.js` when built, both two
+ * levels below the package root, so one relative path finds the same folder either way.
  */
-export const UI_ASSETS_DIR = fileURLToPath(new URL('../../../dist/ui/', import.meta.url));
+export const UI_ASSETS_DIR = fileURLToPath(new URL('../../dist/ui/', import.meta.url));
 
 /** The page's files and their types; nothing else under `/ui` is served. */
 const ASSETS: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
-import { RouterError } from '../../errors/router-error.js';
-import type { HiddenParams, Usage } from '../../types/index.js';
+import type { HiddenParams, Usage } from '@svc/router';
+import { RouterError } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
 import type { SpendLogRow } from '../db/spend-log-row.js';
 import { ProxyError } from '../http/proxy-error.js';

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../../records/call-record.js';
+import type { CallRecord } from '@svc/router';
 import type { SpendLogRow } from '../db/spend-log-row.js';
 import type { CallContext } from './spend-entry.js';
 

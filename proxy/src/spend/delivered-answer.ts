@@ -1,5 +1,5 @@
-import { chunkText, countedUsage } from '../../cost/counted-usage.js';
-import type { ChatCompletionChunk, Usage } from '../../types/index.js';
+import type { ChatCompletionChunk, Usage } from '@svc/router';
+import { chunkText, countedUsage } from '@svc/router';
 import type { Charge } from './call-ledger.js';
 
 /**

@@ -1,7 +1,6 @@
-import { destinationsOf } from '../../config/callback-setting.js';
-import { parseSettings } from '../../config/parse-settings.js';
-import type { RouterSettings } from '../../config/settings-schema.js';
-import { CallRecords } from '../../records/call-records.js';
+import type { RouterSettings } from '@svc/router';
+import { CallRecords } from '@svc/router';
+import { destinationsOf, parseSettings } from '@svc/router/config';
 import type { SpendLogRow } from '../db/spend-log-row.js';
 import { proxyCallRecord } from './call-record.js';
 import type { SpendSink } from './spend-entry.js';

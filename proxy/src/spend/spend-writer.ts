@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { redactSecrets } from '../../errors/redact.js';
+import { redactSecrets } from '@svc/router';
 import type { Database } from '../db/database.js';
 import { type SpendLogRow, writeSpendBatch } from '../db/spend-repo.js';
 import { writeSettingAsideRefused } from './refused-rows.js';

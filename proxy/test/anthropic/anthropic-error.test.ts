@@ -1,13 +1,13 @@
-import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
   NoDeploymentsAvailableError,
   RateLimitError,
   RouterError,
-} from '../../../src/errors/index.js';
-import { anthropicErrorBody, anthropicErrorEvent } from '../../../src/proxy/anthropic/anthropic-error.js';
-import { ProxyError } from '../../../src/proxy/http/proxy-error.js';
+} from '@svc/router';
+import { describe, expect, it } from 'vitest';
+import { anthropicErrorBody, anthropicErrorEvent } from '../../src/anthropic/anthropic-error.js';
+import { ProxyError } from '../../src/http/proxy-error.js';
 
 describe('anthropicErrorBody', () => {
   it('gives a router error its Anthropic type, message and code', () => {

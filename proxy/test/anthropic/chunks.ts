@@ -1,10 +1,4 @@
-import type {
-  ChatCompletion,
-  ChatCompletionChunk,
-  ChunkDelta,
-  FinishReason,
-  Usage,
-} from '../../../src/types/chat.js';
+import type { ChatCompletion, ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '@svc/router';
 
 /** One chunk of a hand-written stream. */
 export function chunk(delta: ChunkDelta, finish: FinishReason | null = null): ChatCompletionChunk {

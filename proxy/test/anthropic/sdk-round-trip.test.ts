@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
+import type { ChatCompletionChunk, ChatCompletionRequest } from '@svc/router';
+import { RateLimitError } from '@svc/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimitError } from '../../../src/errors/index.js';
-import { anthropicErrorBody, anthropicErrorEvent } from '../../../src/proxy/anthropic/anthropic-error.js';
-import { chunksToAnthropicEvents } from '../../../src/proxy/anthropic/to-anthropic-events.js';
-import { chatCompletionToAnthropic } from '../../../src/proxy/anthropic/to-anthropic-message.js';
-import { anthropicToChatRequest } from '../../../src/proxy/anthropic/to-chat-request.js';
-import { sseEvent } from '../../../src/proxy/http/sse.js';
-import type { ChatCompletionChunk, ChatCompletionRequest } from '../../../src/types/chat.js';
+import { anthropicErrorBody, anthropicErrorEvent } from '../../src/anthropic/anthropic-error.js';
+import { chunksToAnthropicEvents } from '../../src/anthropic/to-anthropic-events.js';
+import { chatCompletionToAnthropic } from '../../src/anthropic/to-anthropic-message.js';
+import { anthropicToChatRequest } from '../../src/anthropic/to-chat-request.js';
+import { sseEvent } from '../../src/http/sse.js';
 import { chunk, completion, streamOf, THINK_TEXT_TOOL } from './chunks.js';
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

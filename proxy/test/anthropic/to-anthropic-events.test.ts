@@ -1,10 +1,10 @@
+import type { ChatCompletionChunk } from '@svc/router';
 import { describe, expect, it } from 'vitest';
 import {
   type AnthropicStreamEvent,
   type AnthropicStreamOptions,
   chunksToAnthropicEvents,
-} from '../../../src/proxy/anthropic/to-anthropic-events.js';
-import type { ChatCompletionChunk } from '../../../src/types/chat.js';
+} from '../../src/anthropic/to-anthropic-events.js';
 import { chunk, streamOf, THINK_TEXT_TOOL, usageChunk } from './chunks.js';
 
 async function eventsOf(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatCompletionToAnthropic } from '../../../src/proxy/anthropic/to-anthropic-message.js';
+import { chatCompletionToAnthropic } from '../../src/anthropic/to-anthropic-message.js';
 import { completion } from './chunks.js';
 
 describe('chatCompletionToAnthropic', () => {

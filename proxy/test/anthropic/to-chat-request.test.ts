@@ -1,6 +1,6 @@
+import { BadRequestError } from '@svc/router';
 import { describe, expect, it } from 'vitest';
-import { BadRequestError } from '../../../src/errors/index.js';
-import { anthropicToChatRequest } from '../../../src/proxy/anthropic/to-chat-request.js';
+import { anthropicToChatRequest } from '../../src/anthropic/to-chat-request.js';
 
 const base = { model: 'claude', max_tokens: 256 };
 

@@ -1,7 +1,7 @@
+import type { AuthContext } from '@svc/router/jwt';
 import { describe, expect, it } from 'vitest';
-import type { AuthContext } from '../../../src/jwt/types.js';
-import type { Caller, KeyIdentity } from '../../../src/proxy/auth/caller.js';
-import { checkModelAccess, modelRule } from '../../../src/proxy/auth/model-access.js';
+import type { Caller, KeyIdentity } from '../../src/auth/caller.js';
+import { checkModelAccess, modelRule } from '../../src/auth/model-access.js';
 
 const key = (models: string[], teamId: string | null = null): KeyIdentity => ({
   keyHash: 'h',

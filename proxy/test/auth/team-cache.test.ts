@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TeamCache, type TeamStatus } from '../../../src/proxy/auth/team-cache.js';
+import { TeamCache, type TeamStatus } from '../../src/auth/team-cache.js';
 
 const open: TeamStatus = {
   blocked: false,

@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/proxy/db/database.js';
-import { DatabaseUnavailableError } from '../../../src/proxy/db/db-errors.js';
-import { openDatabase } from '../../../src/proxy/db/open-database.js';
-import { connectPgliteWorker } from '../../../src/proxy/db/pglite-worker-database.js';
-import { errorReply } from '../../../src/proxy/http/proxy-error.js';
+import type { Database } from '../../src/db/database.js';
+import { DatabaseUnavailableError } from '../../src/db/db-errors.js';
+import { openDatabase } from '../../src/db/open-database.js';
+import { connectPgliteWorker } from '../../src/db/pglite-worker-database.js';
+import { errorReply } from '../../src/http/proxy-error.js';
 import { POSTGRES_URL } from '../db-engines.js';
 import { type CutProxy, startCutProxy } from '../tcp-cut-proxy.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/proxy/db/database.js';
-import { DuplicateError } from '../../../src/proxy/db/db-errors.js';
+import type { Database } from '../../src/db/database.js';
+import { DuplicateError } from '../../src/db/db-errors.js';
 import {
   deleteKeyMapping,
   findKeyMapping,
@@ -8,7 +8,7 @@ import {
   insertKeyMapping,
   listKeyMappings,
   updateKeyMapping,
-} from '../../../src/proxy/db/jwt-key-mappings-repo.js';
+} from '../../src/db/jwt-key-mappings-repo.js';
 import { closeTestDatabases, engines, openMigrated } from '../db-engines.js';
 
 afterAll(closeTestDatabases);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/proxy/db/database.js';
-import { DuplicateError } from '../../../src/proxy/db/db-errors.js';
-import { findKeyByHash, insertKey } from '../../../src/proxy/db/keys-repo.js';
+import type { Database } from '../../src/db/database.js';
+import { DuplicateError } from '../../src/db/db-errors.js';
+import { findKeyByHash, insertKey } from '../../src/db/keys-repo.js';
 import { closeTestDatabases, engines, openMigrated } from '../db-engines.js';
 
 afterAll(closeTestDatabases);

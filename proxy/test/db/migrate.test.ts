@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Queryable } from '../../../src/proxy/db/database.js';
-import { type Migration, migrate } from '../../../src/proxy/db/migrate.js';
-import { migrations } from '../../../src/proxy/db/migrations/index.js';
+import type { Queryable } from '../../src/db/database.js';
+import { type Migration, migrate } from '../../src/db/migrate.js';
+import { migrations } from '../../src/db/migrations/index.js';
 import { closeTestDatabases, engines } from '../db-engines.js';
 
 afterAll(closeTestDatabases);

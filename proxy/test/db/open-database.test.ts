@@ -1,13 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError } from '@svc/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/config-error.js';
-import type { Database } from '../../../src/proxy/db/database.js';
-import { DatabaseUnavailableError } from '../../../src/proxy/db/db-errors.js';
-import { findKeyByHash, insertKey } from '../../../src/proxy/db/keys-repo.js';
-import { migrate } from '../../../src/proxy/db/migrate.js';
-import { openDatabase } from '../../../src/proxy/db/open-database.js';
+import type { Database } from '../../src/db/database.js';
+import { DatabaseUnavailableError } from '../../src/db/db-errors.js';
+import { findKeyByHash, insertKey } from '../../src/db/keys-repo.js';
+import { migrate } from '../../src/db/migrate.js';
+import { openDatabase } from '../../src/db/open-database.js';
 import { closeTestDatabases, engines, POSTGRES_URL } from '../db-engines.js';
 import { startCutProxy } from '../tcp-cut-proxy.js';
 

@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/proxy/db/database.js';
-import { DatabaseUnavailableError, DuplicateError } from '../../../src/proxy/db/db-errors.js';
-import { migrate } from '../../../src/proxy/db/migrate.js';
-import { openDatabase } from '../../../src/proxy/db/open-database.js';
-import { connectPgliteWorker } from '../../../src/proxy/db/pglite-worker-database.js';
-import { insertTeam } from '../../../src/proxy/db/teams-repo.js';
+import type { Database } from '../../src/db/database.js';
+import { DatabaseUnavailableError, DuplicateError } from '../../src/db/db-errors.js';
+import { migrate } from '../../src/db/migrate.js';
+import { openDatabase } from '../../src/db/open-database.js';
+import { connectPgliteWorker } from '../../src/db/pglite-worker-database.js';
+import { insertTeam } from '../../src/db/teams-repo.js';
 
 const rowsOf = async (db: Database, sql: string) => (await db.query(sql)).rows;
 

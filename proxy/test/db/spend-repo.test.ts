@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/proxy/db/database.js';
-import { findKeyByHash, insertKey } from '../../../src/proxy/db/keys-repo.js';
-import { migrate } from '../../../src/proxy/db/migrate.js';
-import { querySpendLogs, writeSpendBatch } from '../../../src/proxy/db/spend-repo.js';
+import type { Database } from '../../src/db/database.js';
+import { findKeyByHash, insertKey } from '../../src/db/keys-repo.js';
+import { migrate } from '../../src/db/migrate.js';
+import { querySpendLogs, writeSpendBatch } from '../../src/db/spend-repo.js';
 import { closeTestDatabases, engines, openMigrated } from '../db-engines.js';
 import { newKeyHash, seedOwners, spendOf, spendRow, uid } from './spend-rows.js';
 

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../../src/proxy/db/database.js';
-import type { SpendLogRow } from '../../../src/proxy/db/spend-repo.js';
+import type { Queryable } from '../../src/db/database.js';
+import type { SpendLogRow } from '../../src/db/spend-repo.js';
 
 let n = 0;
 

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/proxy/db/database.js';
-import { DuplicateError } from '../../../src/proxy/db/db-errors.js';
+import type { Database } from '../../src/db/database.js';
+import { DuplicateError } from '../../src/db/db-errors.js';
 import {
   addTeamMember,
   removeTeamMember,
   teamIdsOfUser,
   userIdsOfTeam,
-} from '../../../src/proxy/db/memberships-repo.js';
+} from '../../src/db/memberships-repo.js';
 import {
   findOrganizationsByAlias,
   getOrganization,
   insertOrganization,
-} from '../../../src/proxy/db/organizations-repo.js';
+} from '../../src/db/organizations-repo.js';
 import {
   findTeamsByAlias,
   getTeam,
@@ -19,8 +19,8 @@ import {
   insertTeamIfMissing,
   setTeamBlocked,
   teamIdsOfOrganization,
-} from '../../../src/proxy/db/teams-repo.js';
-import { getUser, insertUser, upsertUser } from '../../../src/proxy/db/users-repo.js';
+} from '../../src/db/teams-repo.js';
+import { getUser, insertUser, upsertUser } from '../../src/db/users-repo.js';
 import { closeTestDatabases, engines, openMigrated } from '../db-engines.js';
 
 afterAll(closeTestDatabases);

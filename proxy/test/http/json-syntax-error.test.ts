@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxError } from '../../../src/proxy/http/json-syntax-error.js';
+import { findJsonSyntaxError } from '../../src/http/json-syntax-error.js';
 
 // Each malformed text against JSON.parse too: the locator must agree that it is not JSON.
 describe('findJsonSyntaxError', () => {

@@ -1,6 +1,6 @@
+import { MemoryJwtDirectory } from '@svc/router/jwt';
 import { describe, expect, it } from 'vitest';
-import { MemoryJwtDirectory } from '../../../src/jwt/index.js';
-import { CachedJwtDirectory } from '../../../src/proxy/jwt/cached-directory.js';
+import { CachedJwtDirectory } from '../../src/jwt/cached-directory.js';
 
 /** A cached directory over an in-memory one whose reads are counted. */
 function setup() {

@@ -1,14 +1,14 @@
 // The JWT module's directory over the proxy's database: the records the management routes write, as
 // createJwtAuth reads them, on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/proxy/db/database.js';
-import { insertKeyMapping } from '../../../src/proxy/db/jwt-key-mappings-repo.js';
-import { insertOrganization } from '../../../src/proxy/db/organizations-repo.js';
-import { getTeam, insertTeam } from '../../../src/proxy/db/teams-repo.js';
-import { getUser, insertUser } from '../../../src/proxy/db/users-repo.js';
-import { DbJwtDirectory } from '../../../src/proxy/jwt/db-directory.js';
-import { authFor, request } from '../../jwt/helpers/auth.js';
-import { startIdp, type TestIdp } from '../../jwt/helpers/idp.js';
+import { authFor, request } from '../../../test/support/jwt/auth.js';
+import { startIdp, type TestIdp } from '../../../test/support/jwt/idp.js';
+import type { Database } from '../../src/db/database.js';
+import { insertKeyMapping } from '../../src/db/jwt-key-mappings-repo.js';
+import { insertOrganization } from '../../src/db/organizations-repo.js';
+import { getTeam, insertTeam } from '../../src/db/teams-repo.js';
+import { getUser, insertUser } from '../../src/db/users-repo.js';
+import { DbJwtDirectory } from '../../src/jwt/db-directory.js';
 import { closeTestDatabases, engines, openMigrated } from '../db-engines.js';
 
 let idp: TestIdp;

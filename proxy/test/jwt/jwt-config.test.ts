@@ -3,9 +3,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError } from '@svc/router';
 import { afterEach, expect, test } from 'vitest';
-import { ConfigError } from '../../../src/config/config-error.js';
-import { startProxy } from '../../../src/proxy/index.js';
+import { startProxy } from '../../src/index.js';
 
 let dir: string | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@
 // (spec 5.4, 5.5, 5.3.9; CONTRACT 5.6). JWT_PUBLIC_KEY_URL and JWT_AUDIENCE come from the environment;
 // custom_validate is a module next to the config file.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RESOURCE, startIdp, type TestIdp } from '../../jwt/helpers/idp.js';
+import { RESOURCE, startIdp, type TestIdp } from '../../../test/support/jwt/idp.js';
 import { mockDeployment, startTestProxy, type TestProxy } from '../harness.js';
 import { bearer, chat, send } from './jwt-helpers.js';
 

@@ -2,7 +2,7 @@
 // as team, admin and mapped callers, next to virtual keys; spend charged to whom the token names. Teams,
 // users, organizations and mappings are the proxy database's, made through its management routes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startIdp, type TestIdp } from '../../jwt/helpers/idp.js';
+import { startIdp, type TestIdp } from '../../../test/support/jwt/idp.js';
 import { eventually, mockDeployment, startTestProxy, type TestProxy } from '../harness.js';
 import { bearer, chat, newestRow, send } from './jwt-helpers.js';
 

@@ -2,7 +2,7 @@
 // an opaque token of the identity provider resolves through its UserInfo endpoint; each request's
 // token roles and groups are written to the user's stored role and team memberships.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startIdp, type TestIdp } from '../../jwt/helpers/idp.js';
+import { startIdp, type TestIdp } from '../../../test/support/jwt/idp.js';
 import { startTestProxy, type TestProxy } from '../harness.js';
 import { bearer, chat, newestRow, send } from './jwt-helpers.js';
 

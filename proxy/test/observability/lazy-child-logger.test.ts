@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { lazyChildLogger } from '../../src/proxy/observability/lazy-child-logger.js';
+import { lazyChildLogger } from '../../src/observability/lazy-child-logger.js';
 
 function parent(level: string) {
   const lines: Record<string, unknown>[] = [];

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generalSettingsSchema } from '../../src/proxy/config/general-settings.js';
-import { eventually, startTestProxy } from '../proxy/harness.js';
+import { generalSettingsSchema } from '../../src/config/general-settings.js';
+import { eventually, startTestProxy } from '../harness.js';
 
 describe('general_settings.otel_exporter_otlp_endpoint', () => {
   afterAll(() => trace.disable());

@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningProxy, startProxy } from '../../src/proxy/index.js';
-import { createProxyLogger, redactedUrl } from '../../src/proxy/observability/proxy-logger.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { MASTER_KEY, mockDeployment } from '../proxy/harness.js';
+import { type RunningProxy, startProxy } from '../../src/index.js';
+import { createProxyLogger, redactedUrl } from '../../src/observability/proxy-logger.js';
+import { MASTER_KEY, mockDeployment } from '../harness.js';
 
 /** A pino destination that keeps every line. */
 function capture(): { lines: string[]; write(line: string): void } {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MASTER_KEY, mockDeployment, startTestProxy, type TestProxy } from '../proxy/harness.js';
+import { MASTER_KEY, mockDeployment, startTestProxy, type TestProxy } from '../harness.js';
 import { parseSamples, type Sample, sampleValue } from './prometheus-text.js';
 
 const USER_ID = 'user-obs-secret-42';

@@ -2,7 +2,7 @@ import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, eventually, startTestProxy, type TestProxy } from '../proxy/harness.js';
+import { ENGINES, eventually, startTestProxy, type TestProxy } from '../harness.js';
 
 // registered globally (with the async context manager) in this file only
 const exporter = new InMemorySpanExporter();

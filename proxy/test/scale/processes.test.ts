@@ -1,11 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/proxy/db/open-database.js';
-import { querySpendLogs } from '../../../src/proxy/db/spend-repo.js';
-import { type MockProvider, startMockProvider } from '../../../src/testing/index.js';
+import { openDatabase } from '../../src/db/open-database.js';
+import { querySpendLogs } from '../../src/db/spend-repo.js';
 import { POSTGRES_URL } from '../db-engines.js';
 import { eventually, MASTER_KEY } from '../harness.js';
 import { dropSchema, REDIS_URL, uniqueName } from './shared-pair.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { DeploymentConfig } from '@svc/router';
+import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import pg from 'pg';
-import type { DeploymentConfig } from '../../../src/index.js';
-import { type RunningProxy, startProxy } from '../../../src/proxy/index.js';
-import { type MockProvider, startMockProvider } from '../../../src/testing/index.js';
+import { type RunningProxy, startProxy } from '../../src/index.js';
 import { POSTGRES_URL } from '../db-engines.js';
 import { MASTER_KEY, mockDeployment } from '../harness.js';
 

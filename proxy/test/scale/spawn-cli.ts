@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const CLI = join(import.meta.dirname, '../../../src/cli/main.ts');
+const CLI = join(import.meta.dirname, '../../src/cli/main.ts');
 
 export interface CliProcess {
   child: ChildProcess;

@@ -1,13 +1,12 @@
+import type { HiddenParams } from '@svc/router';
+import { APIConnectionError, MemoryStore } from '@svc/router';
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError } from '../../../src/errors/classes.js';
-import type { KeyIdentity } from '../../../src/proxy/auth/caller.js';
-import type { SpendLogRow } from '../../../src/proxy/db/spend-log-row.js';
-import { BudgetGate } from '../../../src/proxy/limits/budget-gate.js';
-import { keyOwner } from '../../../src/proxy/limits/limited-owner.js';
-import { RateLimits } from '../../../src/proxy/limits/rate-limits.js';
-import { CallLedger } from '../../../src/proxy/spend/call-ledger.js';
-import { MemoryStore } from '../../../src/stores/memory-store.js';
-import type { HiddenParams } from '../../../src/types/index.js';
+import type { KeyIdentity } from '../../src/auth/caller.js';
+import type { SpendLogRow } from '../../src/db/spend-log-row.js';
+import { BudgetGate } from '../../src/limits/budget-gate.js';
+import { keyOwner } from '../../src/limits/limited-owner.js';
+import { RateLimits } from '../../src/limits/rate-limits.js';
+import { CallLedger } from '../../src/spend/call-ledger.js';
 
 const key: KeyIdentity = {
   keyHash: 'a'.repeat(64),

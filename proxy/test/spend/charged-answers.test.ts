@@ -1,5 +1,5 @@
+import { promptTokens, textTokens } from '@svc/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promptTokens, textTokens } from '../../../src/checks/token-count.js';
 import { ENGINES, eventually, startTestProxy, type TestProxy } from '../harness.js';
 import { postThenLeave } from '../leaving-client.js';
 

@@ -1,7 +1,7 @@
+import type { ChatCompletionChunk, ChunkDelta, Usage } from '@svc/router';
+import { promptTokens, textTokens } from '@svc/router';
 import { describe, expect, it } from 'vitest';
-import { promptTokens, textTokens } from '../../../src/checks/token-count.js';
-import { DeliveredAnswer } from '../../../src/proxy/spend/delivered-answer.js';
-import type { ChatCompletionChunk, ChunkDelta, Usage } from '../../../src/types/index.js';
+import { DeliveredAnswer } from '../../src/spend/delivered-answer.js';
 
 const chunk = (delta: ChunkDelta, usage?: Usage): ChatCompletionChunk => ({
   id: 'c',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryDelay } from '../../../src/proxy/spend/spend-writer.js';
+import { retryDelay } from '../../src/spend/spend-writer.js';
 
 describe('retryDelay', () => {
   it('doubles from the base with each failure in a row, within 20% jitter', () => {

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/proxy/db/database.js';
-import { findKeyByHash, insertKey } from '../../../src/proxy/db/keys-repo.js';
-import type { SpendLogRow } from '../../../src/proxy/db/spend-repo.js';
-import { SpendWriter, type SpendWriterOptions } from '../../../src/proxy/spend/spend-writer.js';
+import type { Database } from '../../src/db/database.js';
+import { findKeyByHash, insertKey } from '../../src/db/keys-repo.js';
+import type { SpendLogRow } from '../../src/db/spend-repo.js';
+import { SpendWriter, type SpendWriterOptions } from '../../src/spend/spend-writer.js';
 import { newKeyHash, spendRow, uid } from '../db/spend-rows.js';
 import { closeTestDatabases, engines, openMigrated, openPostgresVia, POSTGRES_URL } from '../db-engines.js';
 import { type CutProxy, startCutProxy } from '../tcp-cut-proxy.js';

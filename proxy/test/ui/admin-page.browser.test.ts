@@ -14,7 +14,7 @@ if (!hasChromium) {
     `admin page browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
   );
 }
-const ARTIFACTS = join(import.meta.dirname, '../../artifacts');
+const ARTIFACTS = join(import.meta.dirname, '../artifacts');
 
 describe.skipIf(!hasChromium)('admin page in headless Chromium', () => {
   let t: TestProxy;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerUiRoutes, UI_CSP } from '../../../src/proxy/routes/ui.js';
+import { registerUiRoutes, UI_CSP } from '../../src/routes/ui.js';
 
 // The assets come from dist/ui/, built by the suite's global setup (test/global-setup.ts).
 describe('GET /ui', () => {

@@ -68,7 +68,7 @@ export const RESOURCE = 'https://gateway.test';
 
 // Pre-generated test keys (RSA generation takes up to a second each); used in turn, then generated.
 const FIXTURE_KEYS = JSON.parse(
-  readFileSync(new URL('../fixtures/test-keys.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../jwt/fixtures/test-keys.json', import.meta.url), 'utf8'),
 ) as Record<string, JWK[]>;
 const used: Record<string, number> = {};
 const PRIVATE_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi']);

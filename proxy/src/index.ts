@@ -1,5 +1,5 @@
 /**
- * `@svc/router/proxy`: the HTTP gateway (`svc-router`) that serves a Router to any OpenAI or Anthropic
+ * `@svc/router-proxy`: the HTTP gateway (`svc-router`) that serves a Router to any OpenAI or Anthropic
  * client, with virtual keys, budgets, rate limits and spend logs on Postgres or embedded PGlite.
  */
 export { buildProxyApp } from './build-app.js';

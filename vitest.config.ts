@@ -1,8 +1,20 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = fileURLToPath(new URL('./src/', import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // The proxy's code and tests import the library by name, as any server would; under test the names
+    // resolve to the library's sources, so `npm test` needs no build and tests the current code.
+    alias: [
+      { find: /^@svc\/router$/, replacement: `${src}index.ts` },
+      { find: /^@svc\/router\/(\w+)$/, replacement: `${src}$1/index.ts` },
+    ],
+  },
   test: {
-    include: ['test/**/*.test.ts'],
+    // one run for both packages: the library's tests (test/) and the proxy's (proxy/test/)
+    include: ['test/**/*.test.ts', 'proxy/test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 15_000,
     // starting an embedded database (PGlite) takes seconds, and longer on a loaded machine

@@ -11,7 +11,7 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import { createJwtAuth, MemoryJwtDirectory } from '../src/jwt/index.js';
 import { KeySets } from '../src/jwt/key-sets.js';
 import { createVerifier } from '../src/jwt/verify.js';
-import { startIdp } from '../test/jwt/helpers/idp.js';
+import { startIdp } from '../test/support/jwt/idp.js';
 import { median, quantile } from './lib/stats.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 20_000);

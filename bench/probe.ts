@@ -11,9 +11,9 @@ import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { POSTGRES_URL } from '../proxy/test/db-engines.js';
+import { MASTER_KEY, mockDeployment } from '../proxy/test/harness.js';
 import { startMockProvider } from '../src/testing/index.js';
-import { POSTGRES_URL } from '../test/proxy/db-engines.js';
-import { MASTER_KEY, mockDeployment } from '../test/proxy/harness.js';
 import { type Engine, startGateway } from './probe/gateway.js';
 import { HOLE_GROUPS, holeChecks } from './probe/holes.js';
 import { secretsIn, seen, virtualKeys } from './probe/http.js';
@@ -23,7 +23,7 @@ import { type Check, markdownTable, type ProbeResult, replaceBetween } from './p
 import { encodings } from './soak/secrets.js';
 
 /** The gateway's CLI entry file, relative to the repository root (built by `npm run build`). */
-const CLI_ENTRY = 'dist/cli/main.js';
+const CLI_ENTRY = 'proxy/dist/cli/main.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOC = fileURLToPath(new URL('../docs/reliability.md', import.meta.url));

@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProxy } from '@svc/router/proxy';
+import { startProxy } from '@svc/router-proxy';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { request } from 'undici';
 import { BENCH_MASTER_KEY } from './lib/bench-keys.js';

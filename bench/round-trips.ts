@@ -1,12 +1,12 @@
 // Counts what one warm virtual-key chat call costs in Redis commands and Postgres statements, for
-// docs/scaling.md. Redis: MONITOR, keeping the commands that name this run's namespace. Postgres: every
+// proxy/docs/scaling.md. Redis: MONITOR, keeping the commands that name this run's namespace. Postgres: every
 // statement node-postgres sends, by kind. Background work (the settings poll, spend flushes) is
 // counted apart: it depends on time, not on calls.
 //   tsx bench/round-trips.ts [calls=200]
 import { randomUUID } from 'node:crypto';
+import { startProxy } from '@svc/router-proxy';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { startProxy } from '../src/proxy/index.js';
 import { startMockProvider } from '../src/testing/index.js';
 
 const CALLS = Number(process.argv[2] ?? 200);

@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { startMockProvider } from '@svc/router/testing';
 import OpenAI from 'openai';
 
@@ -37,7 +37,10 @@ general_settings:
 `,
 );
 
-const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+// the `svc-router` command of the @svc/router-proxy package, as `npx svc-router` would find it
+const require = createRequire(import.meta.url);
+const proxyManifest = require.resolve('@svc/router-proxy/package.json');
+const cli = join(dirname(proxyManifest), require(proxyManifest).bin['svc-router']);
 const proxy = spawn(process.execPath, [cli, '--config', configPath, '--port', '0'], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });

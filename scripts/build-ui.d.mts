@@ -1,2 +1,2 @@
-/** Writes the admin page (ui/) into dist/ui/. */
+/** Writes the admin page (proxy/ui/) into proxy/dist/ui/. */
 export function buildUi(): Promise<void>;

@@ -1,18 +1,18 @@
-// Builds the proxy's admin page (ui/) into dist/ui/: index.html, app.js (one esbuild bundle of the
-// TypeScript under ui/src, no runtime dependencies) and app.css. Run by `npm run build` and by the test
-// suite's global setup, so `npm test` works on a fresh checkout.
+// Builds the proxy's admin page (proxy/ui/) into proxy/dist/ui/: index.html, app.js (one esbuild bundle
+// of the TypeScript under proxy/ui/src, no runtime dependencies) and app.css. Run by `npm run build` and
+// by the test suite's global setup, so `npm test` works on a fresh checkout.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
+const ui = fileURLToPath(new URL('../proxy/ui/', import.meta.url));
+const out = fileURLToPath(new URL('../proxy/dist/ui/', import.meta.url));
 
-/** Writes dist/ui/ from ui/; resolves when it is complete. */
+/** Writes proxy/dist/ui/ from proxy/ui/; resolves when it is complete. */
 export async function buildUi() {
-  const out = `${root}dist/ui/`;
   await mkdir(out, { recursive: true });
   await build({
-    entryPoints: [`${root}ui/src/main.ts`],
+    entryPoints: [`${ui}src/main.ts`],
     outfile: `${out}app.js`,
     bundle: true,
     format: 'esm',
@@ -22,8 +22,8 @@ export async function buildUi() {
     legalComments: 'none',
     logLevel: 'warning',
   });
-  await copyFile(`${root}ui/index.html`, `${out}index.html`);
-  await copyFile(`${root}ui/app.css`, `${out}app.css`);
+  await copyFile(`${ui}index.html`, `${out}index.html`);
+  await copyFile(`${ui}app.css`, `${out}app.css`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildUi();

@@ -1,11 +1,12 @@
-// Measures what `npm install @svc/router` costs an app, and checks that the installed package works:
+// Measures what `npm install @svc/router` (the library alone, not the proxy) costs an app, and checks
+// that the installed package works:
 //   node scripts/measure-install.mjs [--keep]
-// Packs this checkout (prepack builds it), installs the tarball into an empty app in a temp folder
-// (no devDependencies, no optional peers), then reports the size of node_modules and its package count,
-// with and without the server and database packages that move to @svc/router-proxy (issue 23), and
-// runs a smoke test in the app: a Router call served by startMockProvider from @svc/router/testing,
-// token counting without gpt-tokenizer, and the construction errors that name a missing optional peer.
-// Needs the npm registry. Prints a summary and exits non-zero when a check fails.
+// Packs the library (prepack builds it), installs the tarball into an empty app in a temp folder (no
+// devDependencies, no optional peers), then reports the size of node_modules and its package count
+// (target: at most 40 MB; more fails), and runs a smoke test in the app: a Router call served by
+// startMockProvider from @svc/router/testing, token counting without gpt-tokenizer, and the construction
+// errors that name a missing optional peer. Needs the npm registry. Prints a summary and exits non-zero
+// when a check fails.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-/** The dependencies that belong to the proxy, and what depends only on them. */
-const PROXY_ONLY = ['fastify', 'pg', '@electric-sql/pglite', 'pino', 'prom-client'];
+/** The most an install of the library may weigh (issue 23). */
+const TARGET_MB = 40;
+/** Server and database packages: the library must not bring any of them (they are the proxy's). */
+const SERVER_PACKAGES = ['fastify', 'pg', '@electric-sql/pglite', 'pino', 'prom-client'];
 const keep = process.argv.includes('--keep');
 
 const npm = (args, cwd) =>
@@ -42,35 +45,6 @@ function installedPackages(app) {
       .filter(([path]) => path.startsWith('node_modules/'))
       .map(([path, info]) => [path, Object.keys({ ...info.dependencies, ...info.optionalDependencies })]),
   );
-}
-
-/** Where `name` resolves from the package at `from`: the nearest node_modules up the path. */
-function resolvePath(packages, from, name) {
-  let base = from;
-  for (;;) {
-    const candidate = `${base ? `${base}/` : ''}node_modules/${name}`;
-    if (packages.has(candidate)) return candidate;
-    if (!base) return undefined;
-    const at = base.lastIndexOf('/node_modules/');
-    base = at < 0 ? '' : base.slice(0, at);
-  }
-}
-
-/** The packages reachable from @svc/router without passing through `excluded`. */
-function reachable(packages, excluded) {
-  const seen = new Set();
-  const stack = ['node_modules/@svc/router'];
-  while (stack.length > 0) {
-    const path = stack.pop();
-    if (seen.has(path)) continue;
-    seen.add(path);
-    for (const name of packages.get(path) ?? []) {
-      if (path === 'node_modules/@svc/router' && excluded.includes(name)) continue;
-      const next = resolvePath(packages, path, name);
-      if (next) stack.push(next);
-    }
-  }
-  return seen;
 }
 
 const SMOKE = `
@@ -129,13 +103,11 @@ try {
   const installSeconds = (performance.now() - started) / 1000;
   const packages = installedPackages(app);
   const all = [...packages.keys()];
-  const library = reachable(packages, PROXY_ONLY);
-  const sizeOf = (paths) => paths.reduce((n, p) => n + diskBytes(join(app, p), true), 0);
   // as `du -sk node_modules` counts it (directories included), where du exists
   const du = spawnSync('du', ['-sk', 'node_modules'], { cwd: app, encoding: 'utf8' });
   const total =
     du.status === 0 ? Number.parseInt(du.stdout, 10) * 1024 : diskBytes(join(app, 'node_modules'));
-  const proxyOnly = all.filter((p) => !library.has(p));
+  const servers = all.filter((p) => SERVER_PACKAGES.includes(p.replace(/^.*node_modules\//, '')));
   const smokeFile = join(app, 'smoke.mjs');
   writeFileSync(smokeFile, SMOKE);
   const smoke = JSON.parse(execFileSync(process.execPath, [smokeFile], { cwd: app, encoding: 'utf8' }));
@@ -157,22 +129,21 @@ try {
   console.log(
     `install: ${installSeconds.toFixed(1)} s, EBADENGINE warnings: ${engineWarnings.join(', ') || 'none'}`,
   );
-  console.log(`node_modules: ${mb(total)}, ${all.length} packages`);
+  const tooBig = total > TARGET_MB * 1024 * 1024;
   console.log(
-    `  without ${PROXY_ONLY.join(', ')} (moving to the proxy): ${mb(sizeOf([...library]))}, ${library.size} packages`,
+    `${tooBig ? 'FAIL' : 'ok  '} node_modules: ${mb(total)} (target <= ${TARGET_MB} MB), ${all.length} packages`,
   );
-  console.log(`  those and what only they need: ${mb(sizeOf(proxyOnly))}, ${proxyOnly.length} packages`);
+  console.log(`${servers.length > 0 ? 'FAIL' : 'ok  '} server packages: ${servers.join(', ') || 'none'}`);
   const largest = all
-    .filter((p) => library.has(p))
     .map((p) => [p.replace(/^.*node_modules\//, ''), diskBytes(join(app, p), true)])
     .sort((a, b) => b[1] - a[1])
     .slice(0, 6);
-  console.log(`  largest of the library's: ${largest.map(([n, b]) => `${n} ${mb(b)}`).join(', ')}`);
+  console.log(`  largest: ${largest.map(([n, b]) => `${n} ${mb(b)}`).join(', ')}`);
   console.log('smoke test in the app:');
   for (const [key, value] of Object.entries(smoke))
     console.log(`  ${failed.some(([k]) => k === key) ? 'FAIL' : 'ok  '} ${key}: ${value}`);
   if (keep) console.log(`kept: ${app}`);
-  if (failed.length > 0) process.exitCode = 1;
+  if (failed.length > 0 || tooBig || servers.length > 0) process.exitCode = 1;
 } finally {
   if (!keep) rmSync(work, { recursive: true, force: true });
 }

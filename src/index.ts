@@ -4,8 +4,12 @@
  */
 
 export type { CallbackKwargs, LoggedSvcParams, LoggerCallback } from './callbacks/logger-callback.js';
+export { promptTokens, textTokens } from './checks/token-count.js';
 export type { CallbackSettingInput, DestinationEntryInput } from './config/callback-setting.js';
 export type { ResolvedSettings, RouterSettings } from './config/settings-schema.js';
+export { type AnswerUsage, type UsageFormat, type UsageReader, usageReader } from './cost/answer-usage.js';
+export { catalogCost } from './cost/catalog-cost.js';
+export { chunkText, countedUsage } from './cost/counted-usage.js';
 export { lookupModelPrice, type ModelPrice } from './cost/lookup.js';
 export { ConfigError } from './errors/config-error.js';
 export * from './errors/index.js';
@@ -22,7 +26,9 @@ export type {
   ReasoningRequest,
   StreamOperation,
 } from './providers/shared/provider-adapter.js';
+export { parseSse, type SseEvent } from './providers/shared/sse.js';
 export type { CallRecord } from './records/call-record.js';
+export { CallRecords, DEFAULT_CLOSE_DEADLINE_MS, type DestinationSetting } from './records/call-records.js';
 export { DeliveryError, type RecordDestination } from './records/destination.js';
 export type { DeliveryStats } from './records/record-queue.js';
 export type { AccessGroups } from './router/access-groups.js';
@@ -43,6 +49,7 @@ export type {
   SuccessEvent,
   WarningEvent,
 } from './router/router-events.js';
+export { withLocalFallback } from './stores/local-fallback-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export {
   type RedisNode,
@@ -52,6 +59,7 @@ export {
   type RedisStoreOptions,
 } from './stores/redis-store.js';
 export { isPromise, type MaybePromise, type Store, type StoreWriteOptions } from './stores/store.js';
+export { StoreHealth, type StoreHealthEvents, watchedStore } from './stores/store-health.js';
 export type { CustomRoutingStrategy, CustomStrategyArgs } from './strategies/custom-strategy.js';
 export type {
   CallOutcome,

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { openDatabase } from '../../src/proxy/db/open-database.js';
-import { POSTGRES_URL } from '../../test/proxy/db-engines.js';
-import { MASTER_KEY } from '../../test/proxy/harness.js';
+import { openDatabase } from '../../proxy/src/db/open-database.js';
+import { POSTGRES_URL } from '../../proxy/test/db-engines.js';
+import { MASTER_KEY } from '../../proxy/test/harness.js';
 
 export type Engine = 'pglite' | 'postgres';
 

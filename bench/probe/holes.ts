@@ -2,8 +2,8 @@
 // isolated.ts). Each makes its calls with a key of its own, so its spend rows are that key's rows.
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import { postThenLeave } from '../../proxy/test/leaving-client.js';
 import type { MockProvider } from '../../src/testing/index.js';
-import { postThenLeave } from '../../test/proxy/leaving-client.js';
 import { admin, call, chat, newKey, rowsOnce, seen } from './http.js';
 import type { Check } from './result.js';
 

@@ -1,7 +1,7 @@
 // The probe's client: every answer it gets (status line, headers and body) is kept, so that the secrets
 // check can search all of them at the end.
 import { connect } from 'node:net';
-import { MASTER_KEY } from '../../test/proxy/harness.js';
+import { MASTER_KEY } from '../../proxy/test/harness.js';
 
 export interface Answer {
   status: number;

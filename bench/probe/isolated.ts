@@ -1,9 +1,9 @@
 // Issue 22's items that need a gateway of their own: Redis unreachable, Postgres cut, SIGTERM. Each
 // starts one, and hands its log lines and database rows to the secrets search when it is done.
 import { Client } from 'undici';
+import { mockDeployment } from '../../proxy/test/harness.js';
+import { startCutProxy } from '../../proxy/test/tcp-cut-proxy.js';
 import type { MockProvider } from '../../src/testing/index.js';
-import { mockDeployment } from '../../test/proxy/harness.js';
-import { startCutProxy } from '../../test/proxy/tcp-cut-proxy.js';
 import { type Engine, type Gateway, type GatewayOptions, startGateway } from './gateway.js';
 import { admin, call, chat, newKey, rowsOnce } from './http.js';
 import type { Check } from './result.js';

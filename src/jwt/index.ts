@@ -31,3 +31,4 @@ export type {
   UserRole,
 } from './types.js';
 export { ALLOWED_ALGORITHMS, MAX_TOKEN_LENGTH } from './verify.js';
+export { anyWildcard, type WildcardMatcher, wildcard } from './wildcard.js';

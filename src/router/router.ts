@@ -316,6 +316,18 @@ export class Router extends EventEmitter<RouterEvents> {
   }
 
   /**
+   * Sends one line of text to the alerting webhook (`alerting_config.webhook_url`) the way the router's
+   * own alerts go: batched every `flush_interval` seconds off the call path, never throwing, the
+   * deployments' secrets removed; no `alert` event is emitted. For alerts of what the router cannot see
+   * itself, such as a server's budget alerts. Nothing is sent without a webhook.
+   *
+   * @example router.sendAlert('[budget_alert] key `my-app` crossed its soft_budget $8');
+   */
+  sendAlert(line: string): void {
+    this.#runtime.alertLine(line);
+  }
+
+  /**
    * The access groups of the model list (`model_info.access_groups`): each name with the model groups
    * that have a deployment in it. Built once per model list and settings (the same object until either
    * changes), so a server can resolve a caller's `models` that name an access group without work per call.

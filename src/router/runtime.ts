@@ -387,6 +387,11 @@ export class RouterRuntime {
       this.#alerter.raise(alert, [call.endpoint?.target.apiKey, ...(call.endpoint?.target.secrets ?? [])]);
   }
 
+  /** Queues one line for the alerting webhook, with no `alert` event (`Router.sendAlert`). */
+  alertLine(line: string): void {
+    this.#alerter.raiseLine(line);
+  }
+
   /**
    * Delivers pending alerts and call records (bounded), then releases every connection pool, cache and
    * the store (when the router made it).

@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generalSettingsSchema } from '../../proxy/src/config/general-settings.js';
 import { loadConfigFile } from '../../src/config/config-file.js';
 import { ConfigError } from '../../src/errors/config-error.js';
 import { Router } from '../../src/index.js';
-import { generalSettingsSchema } from '../../src/proxy/config/general-settings.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { acmeAdapter } from '../providers/acme-adapter.js';
 

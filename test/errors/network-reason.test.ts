@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactAddresses } from '../../src/errors/redact.js';
 import { APIConnectionError, errorFromNetwork, Router, TimeoutError } from '../../src/index.js';
-import { closedPort } from '../redis/tcp-faults.js';
+import { closedPort } from '../support/tcp-faults.js';
 
 const ctx = { provider: 'openai', model: 'gpt-4o', modelId: 'dep-1' };
 const nodeError = (message: string, fields: Record<string, unknown>) =>

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startIdp, type TestIdp } from './helpers/idp.js';
+import { startIdp, type TestIdp } from '../support/jwt/idp.js';
 
 let idp: TestIdp;
 let server: ChildProcess;

@@ -2,8 +2,8 @@
 // domain, upserts, custom_validate, store failures; each through authenticate() against a real IdP.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createJwtAuth, type JwtAuthDeps, MemoryJwtDirectory } from '../../src/jwt/index.js';
-import { authFor, request } from './helpers/auth.js';
-import { startIdp, type TestIdp } from './helpers/idp.js';
+import { authFor, request } from '../support/jwt/auth.js';
+import { startIdp, type TestIdp } from '../support/jwt/idp.js';
 import { expectRefused } from './helpers/refusal.js';
 
 let idp: TestIdp;

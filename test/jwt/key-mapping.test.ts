@@ -2,8 +2,8 @@
 // active mapping makes the request proceed as the mapped key; answers are cached.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type JwtAuthDeps, MemoryJwtDirectory } from '../../src/jwt/index.js';
-import { authFor, request } from './helpers/auth.js';
-import { startIdp, type TestIdp } from './helpers/idp.js';
+import { authFor, request } from '../support/jwt/auth.js';
+import { startIdp, type TestIdp } from '../support/jwt/idp.js';
 import { expectRefused } from './helpers/refusal.js';
 
 let idp: TestIdp;

@@ -2,8 +2,8 @@
 // UserInfo endpoint serves as the OAuth2 token info endpoint: GET with the bearer token, 2xx or not.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryJwtDirectory } from '../../src/jwt/index.js';
-import { authFor, request } from './helpers/auth.js';
-import { startIdp, type TestIdp } from './helpers/idp.js';
+import { authFor, request } from '../support/jwt/auth.js';
+import { startIdp, type TestIdp } from '../support/jwt/idp.js';
 import { expectRefused } from './helpers/refusal.js';
 
 let idp: TestIdp;

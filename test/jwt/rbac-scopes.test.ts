@@ -1,8 +1,8 @@
 // RBAC (spec 5.4: enforce_rbac, role_mappings, role_permissions) and scope-based model access (5.5).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryJwtDirectory } from '../../src/jwt/index.js';
-import { authFor, request } from './helpers/auth.js';
-import { startIdp, type TestIdp } from './helpers/idp.js';
+import { authFor, request } from '../support/jwt/auth.js';
+import { startIdp, type TestIdp } from '../support/jwt/idp.js';
 import { expectRefused } from './helpers/refusal.js';
 
 let idp: TestIdp;

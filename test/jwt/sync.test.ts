@@ -2,8 +2,8 @@
 // jwt_litellm_role_map, and memberships follow the token's teams; nothing is frozen at login.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryJwtDirectory } from '../../src/jwt/index.js';
-import { authFor, request } from './helpers/auth.js';
-import { startIdp, type TestIdp } from './helpers/idp.js';
+import { authFor, request } from '../support/jwt/auth.js';
+import { startIdp, type TestIdp } from '../support/jwt/idp.js';
 
 let idp: TestIdp;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 // provider's UserInfo endpoint, mapped with the *_jwt_field settings and cached oidc_userinfo_cache_ttl.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryJwtDirectory } from '../../src/jwt/index.js';
-import { authFor, request } from './helpers/auth.js';
-import { startIdp, type TestIdp } from './helpers/idp.js';
+import { authFor, request } from '../support/jwt/auth.js';
+import { startIdp, type TestIdp } from '../support/jwt/idp.js';
 import { expectRefused } from './helpers/refusal.js';
 
 let idp: TestIdp;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KeySets } from '../../src/jwt/key-sets.js';
 import { verifyJwt } from '../../src/jwt/verify.js';
-import { newKey, RESOURCE, startIdp, type TestIdp } from './helpers/idp.js';
+import { newKey, RESOURCE, startIdp, type TestIdp } from '../support/jwt/idp.js';
 import { expectRefused } from './helpers/refusal.js';
 
 let idp: TestIdp;

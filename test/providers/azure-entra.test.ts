@@ -5,7 +5,7 @@ import { AuthenticationError, Router } from '../../src/index.js';
 import { azureAdapter, azureHeaders, EntraTokenCache } from '../../src/providers/azure/index.js';
 import { createProviderRuntime } from '../../src/providers/shared/provider-runtime.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { chat, closeHttp, fixture, http, OPTIONS, targetOn, USER } from './openai-family-helpers.js';
+import { chat, closeHttp, fixture, OPTIONS, targetOn, USER } from './openai-family-helpers.js';
 
 const SECRET = 'client-secret-value-abc123';
 const TOKEN = (JSON.parse(fixture('azure', 'entra-token.json')) as { access_token: string }).access_token;

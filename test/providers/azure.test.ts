@@ -6,7 +6,6 @@ import {
   chat,
   closeHttp,
   fixtureJson,
-  http,
   joined,
   sseRaw,
   stream,

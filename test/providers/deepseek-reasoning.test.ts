@@ -7,7 +7,6 @@ import {
   chat,
   closeHttp,
   fixtureJson,
-  http,
   joined,
   sentMessages,
   sseRaw,

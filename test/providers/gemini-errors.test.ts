@@ -13,7 +13,7 @@ import {
 } from '../../src/index.js';
 import { geminiAdapter, readGoogleError } from '../../src/providers/gemini/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { API_KEY, chat, closeHttp, fixture, geminiTarget, http, stream } from './gemini-helpers.js';
+import { API_KEY, chat, closeHttp, fixture, geminiTarget, stream } from './gemini-helpers.js';
 
 let mock: MockProvider;
 beforeAll(async () => {

@@ -7,7 +7,6 @@ import {
   closeHttp,
   fixture,
   geminiTarget,
-  http,
   sseFrames,
   stream,
   streamedReasoning,

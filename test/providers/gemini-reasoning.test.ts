@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { geminiReasoningParams } from '../../src/providers/gemini/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import {
-  chat,
-  closeHttp,
-  geminiTarget,
-  http,
-  stream,
-  streamedReasoning,
-  streamedText,
-} from './gemini-helpers.js';
+import { chat, closeHttp, geminiTarget, stream, streamedReasoning, streamedText } from './gemini-helpers.js';
 
 let mock: MockProvider;
 beforeAll(async () => {

@@ -6,7 +6,6 @@ import {
   chat,
   closeHttp,
   fixture,
-  http,
   joined,
   sentMessages,
   sseRaw,

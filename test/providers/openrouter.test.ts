@@ -8,7 +8,7 @@ import {
 import { openrouterAdapter, openrouterHeaders } from '../../src/providers/openrouter/index.js';
 import { openrouterReasoningParams } from '../../src/providers/openrouter/reasoning-params.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { chat, closeHttp, http, jsonRaw, TOOLS, targetOn, USER } from './openai-family-helpers.js';
+import { chat, closeHttp, jsonRaw, TOOLS, targetOn, USER } from './openai-family-helpers.js';
 
 let mock: MockProvider;
 const CLAUDE = 'anthropic/claude-sonnet-4';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/index.js';
 import { vertexAdapter } from '../../src/providers/vertex_ai/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { chat, closeHttp, http } from './gemini-helpers.js';
+import { chat, closeHttp } from './gemini-helpers.js';
 import {
   jwtClaims,
   serviceAccount,

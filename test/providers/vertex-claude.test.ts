@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ChatCompletion, Router, ServiceUnavailableError } from '../../src/index.js';
 import { vertexAdapter } from '../../src/providers/vertex_ai/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { chat, closeHttp, fixture, http, stream, streamedReasoning, streamedText } from './gemini-helpers.js';
+import { chat, closeHttp, fixture, stream, streamedReasoning, streamedText } from './gemini-helpers.js';
 import { vertexTarget } from './vertex-helpers.js';
 
 let mock: MockProvider;

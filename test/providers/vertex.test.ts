@@ -8,7 +8,7 @@ import {
 } from '../../src/index.js';
 import { vertexAdapter, vertexApiBase } from '../../src/providers/vertex_ai/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { chat, closeHttp, fixture, http, stream, streamedText } from './gemini-helpers.js';
+import { chat, closeHttp, fixture, stream, streamedText } from './gemini-helpers.js';
 import { vertexTarget } from './vertex-helpers.js';
 
 let mock: MockProvider;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { deployment, USER } from '../helpers.js';
-import { type Receiver, startHangingReceiver } from './receivers.js';
+import { type Receiver, startHangingReceiver } from '../support/receivers.js';
 
 let mock: MockProvider;
 let hanging: Receiver;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { deployment, USER } from '../helpers.js';
-import { type Receiver, startReceiver, until } from './receivers.js';
+import { type Receiver, startReceiver, until } from '../support/receivers.js';
 
 interface KeyValue {
   key: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/records/call-record.js';
 import { DeliveryError, type RecordDestination } from '../../src/records/destination.js';
 import { RecordQueue } from '../../src/records/record-queue.js';
-import { until } from './receivers.js';
+import { until } from '../support/receivers.js';
 
 function record(n: number): CallRecord {
   return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
 import type { CallRecord } from '../../src/records/call-record.js';
 import { deployment, USER, useMock } from '../helpers.js';
-import { type Answer, startReceiver, until } from './receivers.js';
+import { type Answer, startReceiver, until } from '../support/receivers.js';
 
 const mock = useMock();
 

@@ -3,8 +3,8 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisStore, type RedisStoreError } from '../../src/index.js';
 import { storeContract } from '../../src/testing/index.js';
+import { closedPort, startProxy } from '../support/tcp-faults.js';
 import { flushNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
-import { closedPort, startProxy } from './tcp-faults.js';
 
 const namespace = uniqueNamespace('store');
 const PASSWORD = 'hunter2-redis-secret';

@@ -14,8 +14,8 @@ import {
 } from '../../src/index.js';
 import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { ask, deployment, firstChoice } from '../resilience/helpers.js';
+import { closedPort, startBlackHole, startProxy } from '../support/tcp-faults.js';
 import { flushNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
-import { closedPort, startBlackHole, startProxy } from './tcp-faults.js';
 
 const namespace = uniqueNamespace('router');
 const onRedis: RouterSettings = { redis_url: REDIS_URL, cache_kwargs: { namespace } };

@@ -6,8 +6,8 @@ import {
   Router,
   type RouterSettings,
 } from '../../src/index.js';
+import { startDelayProxy } from '../support/tcp-faults.js';
 import { flushNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
-import { startDelayProxy } from './tcp-faults.js';
 
 const namespace = uniqueNamespace('usage');
 const onRedis = (extra: RouterSettings = {}): RouterSettings => ({

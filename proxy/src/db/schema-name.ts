@@ -1,0 +1,16 @@
+import { ConfigError } from '@svc/router';
+
+// a plain identifier keeps quoting trivial and the name safe to put in a connection's startup options
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * The schema name quoted for SQL (`"svc_test_1"`), after checking it is a plain identifier.
+ * @throws ConfigError naming `schema` when it is not.
+ */
+export function quoteSchemaName(schema: string): string {
+  if (!SCHEMA_NAME.test(schema))
+    throw new ConfigError('database schema', [
+      'schema: expected letters, digits and underscores (at most 63, not starting with a digit)',
+    ]);
+  return `"${schema}"`;
+}

@@ -1,0 +1,91 @@
+import type { Logger } from '@svc/router';
+import { type DestinationStream, type LevelWithSilent, type Logger as PinoLogger, pino } from 'pino';
+
+/**
+ * Where secrets may sit in a log line, by path: request headers, and any field (at the top or one level
+ * down) named like a credential. Their values are written as `[Redacted]`.
+ */
+export const REDACTED_PATHS: readonly string[] = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers["api-key"]',
+  'req.headers["x-goog-api-key"]',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  ...[
+    'authorization',
+    'api_key',
+    'apiKey',
+    'master_key',
+    'key',
+    'token',
+    'password',
+    'redis_password',
+    'database_url',
+    'aws_secret_access_key',
+    'aws_session_token',
+  ].flatMap((name) => [name, `*.${name}`]),
+];
+
+// query parameters named like a credential (`/spend/logs?key=...` takes a key or its hash)
+const SECRET_PARAM = /key|token|secret|password|auth/i;
+
+/** A URL with the values of credential-named query parameters replaced by `[Redacted]`. */
+export function redactedUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at === -1) return url;
+  const params = new URLSearchParams(url.slice(at + 1));
+  let changed = false;
+  for (const name of new Set(params.keys())) {
+    if (!SECRET_PARAM.test(name)) continue;
+    params.set(name, '[Redacted]');
+    changed = true;
+  }
+  return changed ? `${url.slice(0, at)}?${params.toString()}` : url;
+}
+
+interface RequestLike {
+  method: string;
+  url: string;
+  ip?: string;
+}
+
+export interface ProxyLoggerOptions {
+  /** `general_settings.log_level`. */
+  level: LevelWithSilent;
+  /** Where JSON lines go. @default stdout */
+  stream?: DestinationStream | undefined;
+}
+
+/**
+ * The proxy's pino logger: JSON lines, secrets redacted by path, request URLs without credential
+ * query values. Fastify logs each request through it (with its `call_id`).
+ */
+export function createProxyLogger(options: ProxyLoggerOptions): PinoLogger {
+  return pino(
+    {
+      level: options.level,
+      redact: { paths: [...REDACTED_PATHS], censor: '[Redacted]' },
+      serializers: {
+        // a fastify request as method, URL (credential query values redacted) and address; anything
+        // else logged as `req` is left to the redaction paths
+        req: (request: RequestLike | Record<string, unknown>) =>
+          typeof request.url === 'string' && typeof request.method === 'string'
+            ? { method: request.method, url: redactedUrl(request.url), remoteAddress: request.ip }
+            : request,
+      },
+    },
+    options.stream,
+  );
+}
+
+/** The router's logger over pino (the router redacts its own fields before they get here). */
+export function routerLogger(log: PinoLogger): Logger {
+  return {
+    debug: (message, fields) => log.debug(fields ?? {}, message),
+    info: (message, fields) => log.info(fields ?? {}, message),
+    warn: (message, fields) => log.warn(fields ?? {}, message),
+    error: (message, fields) => log.error(fields ?? {}, message),
+  };
+}

@@ -1,0 +1,134 @@
+import { Readable } from 'node:stream';
+import type { CallControl, HiddenParams, SpeechResponse, Usage } from '@svc/router';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bodyModel } from '../auth/authenticate.js';
+import type { Caller } from '../auth/caller.js';
+import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
+import { CallAbort } from '../http/call-abort.js';
+import { errorReply } from '../http/proxy-error.js';
+import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
+import { sseData } from '../http/sse.js';
+import type { ProxyContext } from '../proxy-context.js';
+import { type ModelCallBody, modelCallBody } from './request-body.js';
+import { callControl, isStream, routedCall } from './routed-call.js';
+import { type StreamFormat, sendStream } from './send-stream.js';
+
+/** A router method a route calls; resolves to a JSON result or, for chat with `stream: true`, a stream. */
+export type Invoke = (ctx: ProxyContext, body: ModelCallBody, control: CallControl) => Promise<unknown>;
+
+interface Result {
+  _hidden_params?: HiddenParams;
+  usage?: Usage | null;
+}
+
+/** OpenAI's stream: a `data:` event per chunk, `data: [DONE]` at the end, `{"error": ...}` when cut. */
+const OPENAI_STREAM: StreamFormat = {
+  async *frames(chunks) {
+    for await (const chunk of chunks) yield sseData(chunk);
+  },
+  end: sseData('[DONE]'),
+  error: (error) => sseData(errorReply(error).body),
+};
+
+const ROUTES: ReadonlyArray<{ paths: readonly string[]; invoke: Invoke }> = [
+  {
+    paths: ['/v1/chat/completions', '/chat/completions'],
+    invoke: (ctx, body, control) => ctx.router.acompletion(body as never, control),
+  },
+  {
+    paths: ['/v1/completions', '/completions'],
+    invoke: (ctx, body, control) => ctx.router.atextCompletion(body as never, control),
+  },
+  {
+    paths: ['/v1/embeddings', '/embeddings'],
+    invoke: (ctx, body, control) => ctx.router.aembedding(body as never, control),
+  },
+  {
+    paths: ['/v1/images/generations', '/images/generations'],
+    invoke: (ctx, body, control) => ctx.router.aimageGeneration(body as never, control),
+  },
+  {
+    paths: ['/v1/audio/speech', '/audio/speech'],
+    invoke: (ctx, body, control) => ctx.router.aspeech(body as never, control),
+  },
+  {
+    paths: ['/v1/moderations', '/moderations'],
+    invoke: (ctx, body, control) => ctx.router.amoderation(body as never, control),
+  },
+  {
+    paths: ['/v1/rerank', '/rerank'],
+    invoke: (ctx, body, control) => ctx.router.arerank(body as never, control),
+  },
+];
+
+/**
+ * The OpenAI-compatible model calls: chat (streaming too), text completions, embeddings, images, speech
+ * (answered as audio bytes), moderations, rerank.
+ */
+export function registerModelCallRoutes(app: FastifyInstance, ctx: ProxyContext): void {
+  for (const { paths, invoke } of ROUTES) {
+    const handler = modelCallHandler(ctx, invoke, paths[0]!);
+    for (const path of paths) app.post(path, handler);
+  }
+}
+
+function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const caller = await ctx.authenticate(request, bodyModel(request.body));
+    const given = modelCallBody(request.body);
+    const tags = requestTags(given.metadata, request.headers[TAGS_HEADER]);
+    // the router reads the tags (tag filtering) from the request's metadata, the header's included
+    const body = withTags(given, tags);
+    return callModel(ctx, request, reply, { caller, body, route, invoke, tags });
+  };
+}
+
+/**
+ * Runs an authenticated model call: admitted (budget, limits), routed under the caller's model access,
+ * its spend row written when it ends; answers JSON, an SSE stream, or audio bytes (speech).
+ */
+export async function callModel(
+  ctx: ProxyContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  call: { caller: Caller; body: ModelCallBody; route: string; invoke: Invoke; tags: readonly string[] },
+): Promise<unknown> {
+  const { caller, body, route, invoke, tags } = call;
+  const state = request.svc;
+  const abort = new CallAbort(reply);
+  const signal = abort.clientGone;
+  const ledger = await ctx.admit(
+    caller,
+    {
+      callId: state.callId,
+      route,
+      model: body.model,
+      endUser: body.user ?? null,
+      stream: body.stream === true,
+      startedAt: state.startedAt,
+      traceId: state.traceId,
+      tags,
+    },
+    signal,
+  );
+  const result = (await routedCall(state, ledger, signal, () =>
+    invoke(ctx, body, callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
+  )) as Result;
+  if (isStream(result)) {
+    const disconnectRead = ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ;
+    return sendStream(reply, result, OPENAI_STREAM, {
+      ledger,
+      state,
+      abort,
+      request: body,
+      disconnectRead,
+    });
+  }
+  ledger.succeed(result._hidden_params, result.usage, signal.aborted);
+  if (isAudio(result)) return reply.type(result.content_type).send(Readable.from(result.body));
+  return result;
+}
+
+function isAudio(result: object): result is SpeechResponse {
+  return typeof (result as Partial<SpeechResponse>).content_type === 'string' && 'body' in result;
+}

@@ -1,0 +1,140 @@
+import {
+  chatCompletionToResponse,
+  type InputItem,
+  inputItems,
+  parseResponsesRequest,
+  type ResponseObject,
+  ResponsesStreamWriter,
+  responseShell,
+  responsesToChatRequest,
+} from '@svc/router/responses';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bodyModel } from '../auth/authenticate.js';
+import type { Caller } from '../auth/caller.js';
+import { mayReadResponse, responseOwner } from '../auth/response-access.js';
+import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
+import { getStoredResponse, insertResponse, type StoredResponse } from '../db/responses-repo.js';
+import { CallAbort } from '../http/call-abort.js';
+import { ProxyError } from '../http/proxy-error.js';
+import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
+import type { ProxyContext } from '../proxy-context.js';
+import { responsesStreamFormat } from './responses-stream.js';
+import { callControl, isStream, routedCall } from './routed-call.js';
+import { sendStream } from './send-stream.js';
+
+/**
+ * `POST /v1/responses` and `GET /v1/responses/{id}`: OpenAI's Responses API over any deployment. The
+ * request is translated to a chat request (`@svc/router/responses`), routed like any chat call (the
+ * key's model access, limits and budget, failover, a spend row on route `/v1/responses`), and the
+ * answer (or its stream) translated back. With `store` (the default) the response is kept in the
+ * database: its owner may read it and continue from it with `previous_response_id`.
+ */
+export function registerResponsesRoutes(app: FastifyInstance, ctx: ProxyContext): void {
+  const create = createHandler(ctx);
+  app.post('/v1/responses', create);
+  app.post('/responses', create);
+  const retrieve = retrieveHandler(ctx);
+  app.get('/v1/responses/:id', retrieve);
+  app.get('/responses/:id', retrieve);
+}
+
+function notFound(id: string): ProxyError {
+  return new ProxyError(404, 'response_not_found', `No stored response \`${id}\` that this caller may read.`);
+}
+
+/** The stored response, when it exists and the caller may read it; else 404 (never saying which). */
+async function ownedResponse(ctx: ProxyContext, caller: Caller, id: string): Promise<StoredResponse> {
+  const row = await getStoredResponse(ctx.db, id);
+  if (!row || !mayReadResponse(caller, row)) throw notFound(id);
+  return row;
+}
+
+/**
+ * Stores a finished response. A database failure does not take the answer from the caller (it was
+ * served and charged): it is logged, and continuing from this response then answers 404.
+ */
+function storer(ctx: ProxyContext, caller: Caller, input: readonly InputItem[], log: FastifyBaseLogger) {
+  const owner = responseOwner(caller);
+  return async (response: ResponseObject): Promise<void> => {
+    try {
+      await insertResponse(ctx.db, {
+        ...owner,
+        response_id: response.id,
+        model: response.model,
+        input,
+        response,
+      });
+    } catch (error) {
+      log.error({ err: error, response_id: response.id }, 'could not store the response');
+    }
+  };
+}
+
+const dontStore = async (): Promise<void> => {};
+
+function createHandler(ctx: ProxyContext) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const caller = await ctx.authenticate(request, bodyModel(request.body));
+    const parsed = parseResponsesRequest(request.body);
+    const previous = parsed.previous_response_id
+      ? await ownedResponse(ctx, caller, parsed.previous_response_id)
+      : undefined;
+    const history: InputItem[] = previous ? [...previous.input, ...previous.response.output] : [];
+    // the Responses API's `metadata` holds strings only: tags come from the header
+    const tags = requestTags(undefined, request.headers[TAGS_HEADER]);
+    const chatRequest = withTags(responsesToChatRequest(parsed, { history }), tags);
+    const shell = responseShell(parsed);
+    const store =
+      parsed.store === false
+        ? dontStore
+        : storer(ctx, caller, [...history, ...inputItems(parsed.input)], request.log);
+    const state = request.svc;
+    const abort = new CallAbort(reply);
+    const signal = abort.clientGone;
+    const ledger = await ctx.admit(
+      caller,
+      {
+        callId: state.callId,
+        route: '/v1/responses',
+        model: parsed.model,
+        endUser: parsed.user ?? null,
+        stream: chatRequest.stream === true,
+        startedAt: state.startedAt,
+        traceId: state.traceId,
+        tags,
+      },
+      signal,
+    );
+    const result = await routedCall(state, ledger, signal, () =>
+      ctx.router.acompletion(
+        chatRequest,
+        callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups()),
+      ),
+    );
+    if (isStream(result)) {
+      const format = responsesStreamFormat(new ResponsesStreamWriter(shell), store);
+      return sendStream(reply, result, format, {
+        ledger,
+        state,
+        abort,
+        request: chatRequest,
+        disconnectRead: ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ,
+      });
+    }
+    ledger.succeed(result._hidden_params, result.usage, signal.aborted);
+    const response = chatCompletionToResponse(result, shell);
+    await store(response);
+    return response;
+  };
+}
+
+function retrieveHandler(ctx: ProxyContext) {
+  return async (request: FastifyRequest): Promise<unknown> => {
+    const caller = await ctx.authenticate(request);
+    const { id } = request.params as { id: string };
+    if ((request.query as { stream?: unknown }).stream === 'true') {
+      throw new ProxyError(400, 'invalid_request', '`stream`: a stored response is only returned whole.');
+    }
+    return (await ownedResponse(ctx, caller, id)).response;
+  };
+}

@@ -1,0 +1,50 @@
+import { context, trace } from '@opentelemetry/api';
+import type { AccessGroups, CallControl, ChatCompletionStream } from '@svc/router';
+import type { Caller } from '../auth/caller.js';
+import { modelRule } from '../auth/model-access.js';
+import type { CallState } from '../http/call-state.js';
+import type { CallLedger } from '../spend/call-ledger.js';
+
+/**
+ * Runs the router call of a request, timing it (the part of the request that is not the proxy's own
+ * overhead) and closing the ledger as failed when it throws.
+ */
+export async function routedCall<T>(
+  state: CallState,
+  ledger: CallLedger,
+  signal: AbortSignal,
+  call: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  try {
+    // a traced request: the router's call span becomes a child of the request's span
+    return await (state.span ? context.with(trace.setSpan(context.active(), state.span), call) : call());
+  } catch (error) {
+    ledger.fail(error, signal.aborted);
+    throw error;
+  } finally {
+    state.routerMs += performance.now() - started;
+  }
+}
+
+/**
+ * The router's call control for an admitted call: no fallback may reach a model the caller could not
+ * ask for (`allowModel`); a call charged to a budget may use only priced deployments (or those with
+ * `allow_unpriced`), else it is refused with 400 `model_unpriced`.
+ */
+export function callControl(
+  ledger: CallLedger,
+  signal: AbortSignal,
+  caller: Caller,
+  accessGroups?: AccessGroups,
+): CallControl {
+  const allowModel = modelRule(caller, accessGroups);
+  const control: CallControl = allowModel ? { signal, allowModel } : { signal };
+  if (ledger.budgeted) control.pricedOnly = true;
+  return control;
+}
+
+/** Whether a chat result is a stream (an async iterable of chunks) rather than a completion. */
+export function isStream(result: unknown): result is ChatCompletionStream {
+  return typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+}

@@ -1,0 +1,83 @@
+import type { ChatCompletionChunk, ChatCompletionStream } from '@svc/router';
+import type { FastifyReply } from 'fastify';
+import type { DisconnectRead } from '../config/general-settings.js';
+import type { CallAbort } from '../http/call-abort.js';
+import { type CallState, overheadMs } from '../http/call-state.js';
+import { ReadOn } from '../http/read-on.js';
+import { SSE_HEADERS, writeFrame } from '../http/sse.js';
+import { type AnswerEnd, type CallLedger, type Charge, CLIENT_CLOSED, WHOLE } from '../spend/call-ledger.js';
+import { DeliveredAnswer } from '../spend/delivered-answer.js';
+
+/** How one API writes a chat stream as server-sent events. */
+export interface StreamFormat {
+  /** The frames for the chunks, in order. */
+  frames(chunks: AsyncIterable<ChatCompletionChunk>): AsyncIterable<string>;
+  /** Sent after the last frame of a complete stream (OpenAI's `data: [DONE]`). */
+  end?: string;
+  /** The in-band frame that ends a stream failing after its first byte. */
+  error(error: unknown): string;
+}
+
+/** The call a stream answers. */
+export interface StreamCall {
+  ledger: CallLedger;
+  state: CallState;
+  abort: CallAbort;
+  /** The chat request as routed: its prompt is counted when the upstream reports no usage. */
+  request: Readonly<Record<string, unknown>>;
+  /** How far the upstream is read after the client left. */
+  disconnectRead: DisconnectRead;
+}
+
+const UNCOUNTED: Charge = Object.freeze({ usage: undefined, cost: 0, estimated: true });
+
+/**
+ * Sends a router stream. The reader's pace sets the upstream's (a chunk is read only once the last
+ * one is written); a stream that fails after its first byte ends with an in-band error frame and never
+ * with the `end` frame, so no client takes a cut answer for a whole one. A client that goes away does
+ * not stop the upstream read at once: it goes on, within `disconnectRead`, for the answer's usage.
+ * The ledger is closed with what reached the client, whole or cut (docs/proxy.md, what is charged).
+ */
+export async function sendStream(
+  reply: FastifyReply,
+  stream: ChatCompletionStream,
+  format: StreamFormat,
+  call: StreamCall,
+): Promise<void> {
+  const { abort, state } = call;
+  reply.hijack();
+  const raw = reply.raw;
+  // gone while the stream opened: none of the answer reached it, and its upstream is already cancelled
+  if (abort.clientGone.aborted) return call.ledger.fail(abort.clientGone.reason, true);
+  raw.writeHead(200, {
+    ...SSE_HEADERS,
+    'x-svc-call-id': state.callId,
+    'x-svc-overhead-ms': overheadMs(state),
+  });
+  abort.answering();
+  const clientHere = () => !abort.clientGone.aborted && !raw.destroyed;
+  const answer = new DeliveredAnswer();
+  const readOn = new ReadOn(abort, call.disconnectRead);
+  let end: AnswerEnd = CLIENT_CLOSED;
+  try {
+    for await (const frame of format.frames(answer.tap(stream, clientHere, () => call.ledger.firstChunk()))) {
+      if (clientHere() && (await writeFrame(raw, frame))) continue;
+      if (!readOn.more(Buffer.byteLength(frame))) break;
+    }
+    if (clientHere()) {
+      end = WHOLE;
+      if (format.end) await writeFrame(raw, format.end);
+    }
+  } catch (error) {
+    if (clientHere()) {
+      end = { kind: 'cut', error };
+      await writeFrame(raw, format.error(error));
+    }
+  } finally {
+    readOn.stop();
+    if (!raw.destroyed) raw.end();
+  }
+  // a count that fails (it never should) must not leave the call's books open
+  const charge = await answer.charge(call.request, (usage) => stream.costOf(usage)).catch(() => UNCOUNTED);
+  call.ledger.answered(stream._hidden_params, charge, end);
+}

@@ -1,0 +1,53 @@
+import type { ChatCompletionChunk, Usage } from '@svc/router';
+import { chunkText, countedUsage } from '@svc/router';
+import type { Charge } from './call-ledger.js';
+
+/**
+ * What of a streamed answer reached the client, and what it is charged: the upstream's usage when its
+ * usage chunk came (whether or not the client was still there), else the counted tokens of the prompt
+ * and of the text whose events were written while the client was there.
+ */
+export class DeliveredAnswer {
+  // the delivered text is kept (not counted chunk by chunk): nearly every stream ends with the
+  // upstream's usage, and then it is never tokenized
+  #text = '';
+  /** The upstream's usage, once its usage chunk came. */
+  usage: Usage | undefined;
+
+  /**
+   * Passes `chunks` through, noting the usage and the delivered text, and telling `arrived` of each
+   * chunk (the ledger's time to first token). A chunk counts as delivered when the next one is asked for
+   * while `delivering()` holds: the reader asks only once it has written the chunk's events.
+   */
+  async *tap(
+    chunks: AsyncIterable<ChatCompletionChunk>,
+    delivering: () => boolean,
+    arrived?: () => void,
+  ): AsyncGenerator<ChatCompletionChunk> {
+    for await (const chunk of chunks) {
+      arrived?.();
+      if (chunk.usage) this.usage = chunk.usage;
+      const text = chunkText(chunk);
+      yield chunk;
+      if (text && delivering()) this.#text += text;
+    }
+  }
+
+  /** The text delivered so far. */
+  get text(): string {
+    return this.#text;
+  }
+
+  /**
+   * What the answer is charged: the upstream's usage, else the counted tokens of `request`'s prompt and
+   * the delivered text; `costOf` prices it (the stream's `costOf`: its deployment's prices).
+   */
+  async charge(
+    request: Readonly<Record<string, unknown>>,
+    costOf: (usage: Usage) => number,
+  ): Promise<Charge> {
+    if (this.usage) return { usage: this.usage, cost: costOf(this.usage), estimated: false };
+    const usage = await countedUsage(request, this.#text);
+    return { usage, cost: costOf(usage), estimated: true };
+  }
+}

@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '@svc/router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { DatabaseUnavailableError } from '../../src/db/db-errors.js';
+import { findKeyByHash, insertKey } from '../../src/db/keys-repo.js';
+import { migrate } from '../../src/db/migrate.js';
+import { openDatabase } from '../../src/db/open-database.js';
+import { closeTestDatabases, engines, POSTGRES_URL } from '../db-engines.js';
+import { startCutProxy } from '../tcp-cut-proxy.js';
+
+afterAll(closeTestDatabases);
+
+const HASH = 'ab'.repeat(32);
+
+describe.each(engines)('a database ($name)', (engine) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await engine.open();
+  });
+
+  it('names its engine', () => {
+    expect(db.engine).toBe(engine.name);
+  });
+
+  it('commits a transaction whose function resolves and rolls back one that throws', async () => {
+    await db.query('CREATE TABLE t (v text)');
+
+    await db.transaction((tx) => tx.query("INSERT INTO t VALUES ('kept')"));
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO t VALUES ('undone')");
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+
+    expect((await db.query('SELECT v FROM t')).rows).toEqual([{ v: 'kept' }]);
+  });
+
+  it('reads counts and bigint columns as numbers', async () => {
+    const { rows } = await db.query('SELECT count(*) AS n, 9007199254740991::bigint AS big');
+    expect(rows).toEqual([{ n: 1, big: 9007199254740991 }]);
+  });
+});
+
+describe('the embedded database', () => {
+  it('persists in its data directory, created when missing, across a reopen', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
+    const dataDir = join(root, 'nested', '.svc-router');
+    try {
+      const first = await openDatabase({ dataDir });
+      await migrate(first);
+      await insertKey(first, { key_hash: HASH, key_alias: 'kept' });
+      await first.close();
+
+      const second = await openDatabase({ dataDir });
+      expect(await migrate(second)).toEqual({ applied: [] });
+      expect((await findKeyByHash(second, HASH))?.key_alias).toBe('kept');
+      await second.close();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('opening PostgreSQL', () => {
+  it('refuses a database_url that is not a URL, without quoting it', async () => {
+    const opening = openDatabase({ url: 'host=db password=hunter22' });
+    await expect(opening).rejects.toBeInstanceOf(ConfigError);
+    await expect(opening).rejects.toThrow(/database_url/);
+    await expect(opening).rejects.not.toThrow(/hunter22/);
+  });
+
+  it('refuses a URL of another scheme', async () => {
+    await expect(openDatabase({ url: 'mysql://u@127.0.0.1/test' })).rejects.toThrow(/postgres:\/\//);
+  });
+
+  it('refuses a schema name that is not a plain identifier', async () => {
+    await expect(openDatabase({ url: POSTGRES_URL, schema: 'a; DROP TABLE x' })).rejects.toThrow(/schema/);
+  });
+
+  it('names the host and never the password when the server refuses the connection', async () => {
+    const opening = openDatabase({ url: 'postgres://svc:hunter22@127.0.0.1:1/prod' });
+    await expect(opening).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    await expect(opening).rejects.toThrow(/127\.0\.0\.1:1\/prod/);
+    await expect(opening).rejects.not.toThrow(/hunter22/);
+  });
+
+  it('names the host when it does not resolve', async () => {
+    const opening = openDatabase({ url: 'postgres://svc:hunter22@no-such-host.invalid:5432/prod' });
+    await expect(opening).rejects.toThrow(/no-such-host\.invalid:5432/);
+    await expect(opening).rejects.not.toThrow(/hunter22/);
+  });
+
+  it('survives its idle connections dropping, reports it, and reconnects', async () => {
+    const target = new URL(POSTGRES_URL);
+    const proxy = await startCutProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const errors: string[] = [];
+    const url = `postgres://${target.username}@127.0.0.1:${proxy.port}${target.pathname}`;
+    const db = await openDatabase({ url, onError: (error) => errors.push(error.message) });
+    try {
+      await Promise.all([db.query('SELECT pg_sleep(0.05)'), db.query('SELECT pg_sleep(0.05)')]);
+
+      proxy.cut();
+      await expect.poll(() => errors.length).toBeGreaterThan(0);
+      proxy.restore();
+
+      expect((await db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
+      await proxy.close();
+    }
+  });
+
+  it('rejects a transaction whose connection drops, without crashing, and serves the next one', async () => {
+    const target = new URL(POSTGRES_URL);
+    const proxy = await startCutProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const db = await openDatabase({
+      url: `postgres://${target.username}@127.0.0.1:${proxy.port}${target.pathname}`,
+    });
+    try {
+      const dropped = proxy.dropAnswerTo('svc_marker');
+      await expect(db.transaction((tx) => tx.query("SELECT 'svc_marker'"))).rejects.toThrow(/terminated/);
+      await dropped;
+
+      expect(await db.transaction((tx) => tx.query('SELECT 2 AS two'))).toEqual({ rows: [{ two: 2 }] });
+    } finally {
+      await db.close();
+      await proxy.close();
+    }
+  });
+});

@@ -103,7 +103,8 @@ export function spendChart(
             ),
           ]
         : []),
-      ...(i % every === 0
+      // counted from the newest day, which always gets its label
+      ...((days.length - 1 - i) % every === 0
         ? [
             svg(
               'text',

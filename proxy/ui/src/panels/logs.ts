@@ -42,8 +42,8 @@ function row(log: SpendLog): HTMLTableRowElement {
     'tr',
     { 'data-testid': `log-row-${log.call_id}`, class: log.status === 'failure' ? 'failed' : '' },
     h('td', { class: 'nowrap', title: fullTime(log.start_time) }, compactTime(log.start_time)),
-    h('td', { 'data-testid': `log-key-${log.call_id}` }, directory.keyName(log.key_hash)),
-    h('td', {}, directory.teamName(log.team_id)),
+    h('td', { class: 'nowrap', 'data-testid': `log-key-${log.call_id}` }, directory.keyName(log.key_hash)),
+    h('td', { class: 'nowrap' }, directory.teamName(log.team_id)),
     h('td', {}, log.user_id ?? '—'),
     h(
       'td',

@@ -16,6 +16,8 @@ export interface SpendRow {
 
 type GroupBy = 'team' | 'model' | 'tag';
 const NONE = '(none)';
+/** What the null group is called: calls of no team, untagged calls. */
+const NONE_LABEL: Record<GroupBy, string> = { team: 'no team', model: 'no model', tag: 'untagged' };
 const GROUP_TITLE: Record<GroupBy, string> = { team: 'Team', model: 'Model', tag: 'Tag' };
 
 /** `YYYY-MM-DD` of a date, in UTC (the report's days are UTC days). */
@@ -60,10 +62,10 @@ function totalsTable(
       'tr',
       { 'data-testid': testid },
       h('td', {}, name),
+      h('td', { class: 'num', 'data-testid': `${testid}-spend` }, money(t.spend)),
       h('td', { class: 'num', 'data-testid': `${testid}-requests` }, t.requests),
       h('td', { class: 'num' }, t.prompt.toLocaleString('en-US')),
       h('td', { class: 'num' }, t.completion.toLocaleString('en-US')),
-      h('td', { class: 'num', 'data-testid': `${testid}-spend` }, money(t.spend)),
     );
   const swatch = (i: number) =>
     svg(
@@ -83,7 +85,7 @@ function totalsTable(
         h(
           'tr',
           {},
-          ...[GROUP_TITLE[groupBy], 'Requests', 'Prompt tokens', 'Completion tokens', 'Spend'].map((t) =>
+          ...[GROUP_TITLE[groupBy], 'Spend', 'Requests', 'Prompt tokens', 'Completion tokens'].map((t) =>
             h('th', {}, t),
           ),
         ),
@@ -115,7 +117,8 @@ export function spendPanel(): { section: HTMLElement; refresh(): Promise<void> }
   const end = h('input', { type: 'date', value: isoDay(today), 'data-testid': 'spend-end' });
   const chartBox = h('div', { class: 'chart' });
   const output = h('div', { 'data-testid': 'spend-output' });
-  const label = (group: string) => (groupBy === 'team' && group !== NONE ? directory.teamName(group) : group);
+  const label = (group: string) =>
+    group === NONE ? NONE_LABEL[groupBy] : groupBy === 'team' ? directory.teamName(group) : group;
 
   const drawChart = () => {
     if (!last || last.rows.length === 0)

@@ -124,12 +124,18 @@ export interface SpendLogFilter {
   key_hash?: string | undefined;
   user_id?: string | undefined;
   team_id?: string | undefined;
+  /** The model group called. */
+  model?: string | undefined;
+  /** Rows whose request carried this tag (among others). */
+  tag?: string | undefined;
   /** Rows of calls started at or after this time. */
   start_date?: Date | undefined;
   /** Rows of calls started at or before this time. */
   end_date?: Date | undefined;
   /** At most this many rows (1 to 1000). @default 100 */
   limit?: number | undefined;
+  /** Rows to skip first, for paging. @default 0 */
+  offset?: number | undefined;
 }
 
 export const DEFAULT_SPEND_LOG_LIMIT = 100;
@@ -146,16 +152,18 @@ export async function querySpendLogs(db: Queryable, filter: SpendLogFilter = {})
   if (filter.key_hash !== undefined) add('key_hash = ?', filter.key_hash);
   if (filter.user_id !== undefined) add('user_id = ?', filter.user_id);
   if (filter.team_id !== undefined) add('team_id = ?', filter.team_id);
+  if (filter.model !== undefined) add('model_group = ?', filter.model);
+  if (filter.tag !== undefined) add('? = ANY(tags)', filter.tag);
   if (filter.start_date !== undefined) add('start_time >= ?', filter.start_date);
   if (filter.end_date !== undefined) add('start_time <= ?', filter.end_date);
   const requested = Math.floor(filter.limit ?? DEFAULT_SPEND_LOG_LIMIT);
   const limit = Number.isFinite(requested)
     ? Math.min(MAX_SPEND_LOG_LIMIT, Math.max(1, requested))
     : DEFAULT_SPEND_LOG_LIMIT;
-  params.push(limit);
+  params.push(limit, Math.max(0, Math.floor(filter.offset ?? 0)));
   const { rows } = await db.query<SpendLogRecord>(
     `SELECT ${COLUMNS} FROM svc_spend_logs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-ORDER BY start_time DESC, call_id DESC LIMIT $${params.length}`,
+ORDER BY start_time DESC, call_id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   );
   return rows;

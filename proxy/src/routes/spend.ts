@@ -14,9 +14,12 @@ const spendQuery = z.strictObject({
   key: z.string().min(1).optional(),
   user_id: exactText(256).optional(),
   team_id: exactText(256).optional(),
+  model: exactText(256).optional(),
+  tag: exactText(128).optional(),
   start_date: timeField.optional(),
   end_date: timeField.optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
 });
 
 const DAY_MS = 86_400_000;
@@ -76,9 +79,12 @@ export function registerSpendRoutes(app: FastifyInstance, ctx: ProxyContext): vo
       key_hash: keyHash,
       user_id: scope.user_id,
       team_id: scope.team_id,
+      model: query.model,
+      tag: query.tag,
       start_date: query.start_date,
       end_date: endDate,
       limit: query.limit,
+      offset: query.offset,
     });
   });
 }

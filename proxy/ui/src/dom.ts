@@ -1,3 +1,5 @@
+import { fullTime, relativeTime, shorten } from './format.js';
+
 /** Attribute values; a function is an event listener (`onclick`), `false`/`null`/`undefined` omit it. */
 export type Attrs = Record<string, string | number | boolean | null | undefined | ((event: Event) => void)>;
 export type Child = Node | string | number | null | undefined | false;
@@ -36,23 +38,41 @@ export function svg<K extends keyof SVGElementTagNameMap>(
   return el;
 }
 
-/** Dollars with six decimals: small calls cost fractions of a cent, and tests read exact figures. */
-export function dollars(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : `$${value.toFixed(6)}`;
-}
-
-/** `a, b` or `all` for an empty model list. */
-export function modelList(models: string[]): string {
-  return models.length === 0 ? 'all' : models.join(', ');
-}
-
-/** A timestamp as `YYYY-MM-DD HH:MM:SS` UTC, or a dash. */
-export function when(value: string | number | null | undefined): string {
+/** A time on one line, relative (`5 min ago`, `in 3 h`), with the exact UTC time as its title. */
+export function timeText(value: string | number | null | undefined, testid?: string): HTMLElement | string {
   if (value === null || value === undefined || value === '') return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime())
-    ? String(value)
-    : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return h(
+    'time',
+    {
+      class: 'nowrap',
+      title: fullTime(value),
+      datetime: new Date(value).toISOString(),
+      'data-testid': testid,
+    },
+    relativeTime(value),
+  );
+}
+
+/** A long name (a deployment id, a hash) cut to `max` characters, the whole of it in its title. */
+export function shortText(value: string, max = 24, attrs: Attrs = {}): HTMLElement {
+  return h('span', { class: 'nowrap', title: value, ...attrs }, shorten(value, max));
+}
+
+/** A name with its id under it, smaller: aliases first, the id when there is no alias. */
+export function named(alias: string | null | undefined, id: string, idMax = 14): HTMLElement {
+  return alias
+    ? h(
+        'span',
+        { class: 'named' },
+        h('strong', {}, alias),
+        h('small', { class: 'mono', title: id }, shorten(id, idMax)),
+      )
+    : h('span', { class: 'named' }, h('strong', { class: 'mono', title: id }, shorten(id, idMax + 6)));
+}
+
+/** A badge: `kind` is one of the `.state-*` classes of app.css. */
+export function badge(text: string, kind: string, testid?: string): HTMLElement {
+  return h('span', { class: `badge state-${kind}`, 'data-testid': testid }, text);
 }
 
 /** A panel: a titled section with a status line for errors. */

@@ -2,6 +2,7 @@ import { type ApiError, api, clearToken, describeError, getToken, setToken, when
 import { h } from './dom.js';
 import { healthPanel } from './panels/health.js';
 import { keysPanel } from './panels/keys.js';
+import { logsPanel } from './panels/logs.js';
 import { spendPanel } from './panels/spend.js';
 import { teamsPanel } from './panels/teams.js';
 
@@ -11,6 +12,7 @@ let stopPolling: () => void = () => {};
 /** The sign-in form; `message` explains why it is shown again (a refused token). */
 function showSignIn(message: string | null = null): void {
   stopPolling();
+  window.onhashchange = null;
   const token = h('input', {
     type: 'password',
     name: 'token',
@@ -54,9 +56,38 @@ async function signIn(token: string, error: HTMLElement): Promise<void> {
   }
 }
 
+/** The panels in the order of the navigation; the URL's hash names the one shown (`#keys`). */
+const PANELS = [
+  ['keys', 'Keys'],
+  ['teams', 'Teams'],
+  ['spend', 'Spend'],
+  ['logs', 'Spend log'],
+  ['health', 'Deployments'],
+] as const;
+type PanelId = (typeof PANELS)[number][0];
+
 function showApp(): void {
   const health = healthPanel();
   stopPolling = health.stop;
+  const panels: Record<PanelId, { section: HTMLElement; refresh?: () => Promise<void> }> = {
+    keys: keysPanel(),
+    teams: teamsPanel(),
+    spend: spendPanel(),
+    logs: logsPanel(),
+    health,
+  };
+  const links = PANELS.map(([id, title]) => h('a', { href: `#${id}`, 'data-testid': `nav-${id}` }, title));
+  const show = () => {
+    const wanted = location.hash.slice(1);
+    const current: PanelId = PANELS.some(([id]) => id === wanted) ? (wanted as PanelId) : 'keys';
+    for (const [id] of PANELS) panels[id].section.hidden = id !== current;
+    for (const link of links) {
+      if (link.getAttribute('href') === `#${current}`) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
+    void panels[current].refresh?.();
+  };
+  window.onhashchange = show;
   const signOut = h(
     'button',
     {
@@ -70,12 +101,16 @@ function showApp(): void {
     'Sign out',
   );
   root.replaceChildren(
-    h('header', { class: 'top' }, h('h1', {}, 'svc-router admin'), signOut),
-    health.section,
-    keysPanel().section,
-    teamsPanel().section,
-    spendPanel().section,
+    h(
+      'header',
+      { class: 'top' },
+      h('h1', {}, 'svc-router admin'),
+      h('nav', { 'aria-label': 'Panels', 'data-testid': 'nav' }, ...links),
+      signOut,
+    ),
+    ...PANELS.map(([id]) => panels[id].section),
   );
+  show();
 }
 
 whenDenied((error: ApiError) => {

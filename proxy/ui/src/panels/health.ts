@@ -1,5 +1,5 @@
 import { api, describeError } from '../api.js';
-import { h, panel, showStatus, when } from '../dom.js';
+import { h, panel, shortText, showStatus, timeText } from '../dom.js';
 
 /** One row of `GET /deployment/health`. */
 export interface DeploymentHealth {
@@ -29,11 +29,11 @@ function row(d: DeploymentHealth): HTMLTableRowElement {
   return h(
     'tr',
     { 'data-testid': `health-row-${d.deployment_id}`, 'data-state': d.state },
-    h('td', {}, d.deployment_id),
+    h('td', {}, shortText(d.deployment_id, 28)),
     h(
       'td',
       {},
-      `${d.provider} / ${d.model}`,
+      shortText(`${d.provider} / ${d.model}`, 32),
       ...(d.priced === false
         ? [
             ' ',
@@ -61,7 +61,7 @@ function row(d: DeploymentHealth): HTMLTableRowElement {
     h(
       'td',
       { 'data-testid': `health-cooling-${d.deployment_id}` },
-      d.state === 'cooling' ? when(d.cooling_until) : '—',
+      d.state === 'cooling' ? timeText(d.cooling_until) : '—',
     ),
     h('td', { class: 'num' }, d.in_flight),
     h('td', { class: 'num' }, d.latency_ms === null ? '—' : `${Math.round(d.latency_ms)} ms`),
@@ -79,16 +79,27 @@ function render(body: HTMLElement, deployments: DeploymentHealth[]): void {
       (t) => h('th', {}, t),
     ),
   );
+  // one table for every group, so the columns line up; each group opens with a row naming it
   body.replaceChildren(
-    ...(groups.size === 0 ? [h('p', {}, 'No deployments.')] : []),
-    ...[...groups].map(([group, rows]) =>
-      h(
-        'div',
-        { class: 'group', 'data-testid': `health-group-${group}` },
-        h('h3', {}, group),
-        h('table', {}, h('thead', {}, head.cloneNode(true)), h('tbody', {}, ...rows.map(row))),
-      ),
-    ),
+    groups.size === 0
+      ? h('p', {}, 'No deployments.')
+      : h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            {},
+            h('thead', {}, head),
+            ...[...groups].map(([group, rows]) =>
+              h(
+                'tbody',
+                { 'data-testid': `health-group-${group}` },
+                h('tr', { class: 'group-row' }, h('th', { colspan: 7 }, group)),
+                ...rows.map(row),
+              ),
+            ),
+          ),
+        ),
   );
 }
 

@@ -1,7 +1,10 @@
 import { api, describeError } from '../api.js';
-import { dollars, h, panel, showStatus, svg } from '../dom.js';
+import { type ChartPoint, COLORS, spendChart } from '../chart.js';
+import { directory } from '../directory.js';
+import { h, panel, showStatus, svg } from '../dom.js';
+import { money } from '../format.js';
 
-/** One row of `GET /spend/report`: one day and one team or model. */
+/** One row of `GET /spend/report`: one day and one team, model group or tag. */
 export interface SpendRow {
   day: string;
   group: string | null;
@@ -11,18 +14,14 @@ export interface SpendRow {
   completion_tokens: number;
 }
 
-type GroupBy = 'team' | 'model';
-
-const COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#9c755f'];
+type GroupBy = 'team' | 'model' | 'tag';
 const NONE = '(none)';
-const CHART_HEIGHT = 180;
-const BAR_WIDTH = 28;
-const GAP = 12;
-const LEFT = 70;
-const BOTTOM = 40;
+/** What the null group is called: calls of no team, untagged calls. */
+const NONE_LABEL: Record<GroupBy, string> = { team: 'no team', model: 'no model', tag: 'untagged' };
+const GROUP_TITLE: Record<GroupBy, string> = { team: 'Team', model: 'Model', tag: 'Tag' };
 
 /** `YYYY-MM-DD` of a date, in UTC (the report's days are UTC days). */
-function isoDay(date: Date): string {
+export function isoDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
@@ -39,145 +38,106 @@ export function daysBetween(start: string, end: string): string[] {
   return days;
 }
 
-function chart(rows: SpendRow[], days: string[], groups: string[]): SVGSVGElement {
-  const color = (group: string) => COLORS[groups.indexOf(group) % COLORS.length] ?? COLORS[0]!;
-  const totals = days.map((day) => rows.filter((r) => r.day === day).reduce((sum, r) => sum + r.spend, 0));
-  const max = Math.max(...totals, 0) || 1;
-  const width = LEFT + days.length * (BAR_WIDTH + GAP) + GAP;
-  const height = CHART_HEIGHT + BOTTOM;
-  const scale = (spend: number) => (spend / max) * CHART_HEIGHT;
-  const bars = days.flatMap((day, i) => {
-    const x = LEFT + GAP + i * (BAR_WIDTH + GAP);
-    let y = CHART_HEIGHT;
-    const stack = groups.flatMap((group) => {
-      const row = rows.find((r) => r.day === day && (r.group ?? NONE) === group);
-      if (!row || row.spend <= 0) return [];
-      const barHeight = Math.max(scale(row.spend), 1);
-      y -= barHeight;
-      return [
-        svg(
-          'rect',
-          {
-            x,
-            y,
-            width: BAR_WIDTH,
-            height: barHeight,
-            fill: color(group),
-            'data-testid': `spend-bar-${day}-${group}`,
-          },
-          svg('title', {}, `${day} · ${group}: ${dollars(row.spend)} (${row.requests} requests)`),
-        ),
-      ];
-    });
-    const label = days.length <= 14 || i % Math.ceil(days.length / 14) === 0 ? day.slice(5) : '';
-    return [
-      ...stack,
-      svg(
-        'text',
-        { x: x + BAR_WIDTH / 2, y: CHART_HEIGHT + 16, 'text-anchor': 'middle', class: 'axis' },
-        label,
-      ),
-    ];
-  });
-  return svg(
-    'svg',
-    {
-      viewBox: `0 0 ${width} ${height}`,
-      width,
-      height,
-      role: 'img',
-      'aria-label': 'Spend by day',
-      'data-testid': 'spend-chart',
-    },
-    svg('line', { x1: LEFT, y1: CHART_HEIGHT, x2: width, y2: CHART_HEIGHT, stroke: '#888' }),
-    svg('text', { x: LEFT - 6, y: 12, 'text-anchor': 'end', class: 'axis' }, dollars(max)),
-    svg('text', { x: LEFT - 6, y: CHART_HEIGHT, 'text-anchor': 'end', class: 'axis' }, '$0'),
-    ...bars,
-  );
+interface Totals {
+  spend: number;
+  requests: number;
+  prompt: number;
+  completion: number;
 }
+const sum = (rows: SpendRow[]): Totals => ({
+  spend: rows.reduce((s, r) => s + r.spend, 0),
+  requests: rows.reduce((s, r) => s + r.requests, 0),
+  prompt: rows.reduce((s, r) => s + r.prompt_tokens, 0),
+  completion: rows.reduce((s, r) => s + r.completion_tokens, 0),
+});
 
-function legend(groups: string[]): HTMLElement {
-  return h(
-    'ul',
-    { class: 'legend', 'data-testid': 'spend-legend' },
-    ...groups.map((group, i) =>
-      h(
-        'li',
-        {},
-        svg(
-          'svg',
-          { width: 12, height: 12, 'aria-hidden': 'true' },
-          svg('rect', { width: 12, height: 12, fill: COLORS[i % COLORS.length] ?? '#888' }),
-        ),
-        ` ${group}`,
-      ),
-    ),
-  );
-}
-
-function totalsTable(rows: SpendRow[], groups: string[], groupBy: GroupBy): HTMLTableElement {
-  const sum = (of: SpendRow[]) => ({
-    spend: of.reduce((s, r) => s + r.spend, 0),
-    requests: of.reduce((s, r) => s + r.requests, 0),
-    prompt: of.reduce((s, r) => s + r.prompt_tokens, 0),
-    completion: of.reduce((s, r) => s + r.completion_tokens, 0),
-  });
-  const line = (testid: string, name: string, t: ReturnType<typeof sum>) =>
+function totalsTable(
+  rows: SpendRow[],
+  groups: string[],
+  groupBy: GroupBy,
+  label: (g: string) => string,
+): HTMLElement {
+  const line = (testid: string, name: Node | string, t: Totals) =>
     h(
       'tr',
       { 'data-testid': testid },
       h('td', {}, name),
+      h('td', { class: 'num', 'data-testid': `${testid}-spend` }, money(t.spend)),
       h('td', { class: 'num', 'data-testid': `${testid}-requests` }, t.requests),
-      h('td', { class: 'num' }, t.prompt),
-      h('td', { class: 'num' }, t.completion),
-      h('td', { class: 'num', 'data-testid': `${testid}-spend` }, dollars(t.spend)),
+      h('td', { class: 'num' }, t.prompt.toLocaleString('en-US')),
+      h('td', { class: 'num' }, t.completion.toLocaleString('en-US')),
+    );
+  const swatch = (i: number) =>
+    svg(
+      'svg',
+      { width: 10, height: 10, class: 'swatch', 'aria-hidden': 'true' },
+      svg('rect', { width: 10, height: 10, fill: COLORS[i % COLORS.length] ?? '#888' }),
     );
   return h(
-    'table',
-    { 'data-testid': 'spend-totals' },
+    'div',
+    { class: 'table-scroll' },
     h(
-      'thead',
-      {},
+      'table',
+      { 'data-testid': 'spend-totals' },
       h(
-        'tr',
+        'thead',
         {},
-        ...[
-          groupBy === 'team' ? 'Team' : 'Model',
-          'Requests',
-          'Prompt tokens',
-          'Completion tokens',
-          'Spend',
-        ].map((t) => h('th', {}, t)),
+        h(
+          'tr',
+          {},
+          ...[GROUP_TITLE[groupBy], 'Spend', 'Requests', 'Prompt tokens', 'Completion tokens'].map((t) =>
+            h('th', {}, t),
+          ),
+        ),
       ),
+      h(
+        'tbody',
+        {},
+        ...groups.map((g, i) => {
+          const name = h('span', { class: 'nowrap', title: g }, swatch(i), ` ${label(g)}`);
+          return line(`spend-total-${g}`, name, sum(rows.filter((r) => (r.group ?? NONE) === g)));
+        }),
+      ),
+      h('tfoot', {}, line('spend-total-all', 'Total', sum(rows))),
     ),
-    h(
-      'tbody',
-      {},
-      ...groups.map((g) => line(`spend-total-${g}`, g, sum(rows.filter((r) => (r.group ?? NONE) === g)))),
-    ),
-    h('tfoot', {}, line('spend-total-all', 'Total', sum(rows))),
   );
 }
 
-/** Spend by day as a stacked bar chart (by team or by model), with a legend and a table of totals. */
+/** Spend per day as a stacked bar chart by team, model or tag, and a table of totals (the legend). */
 export function spendPanel(): { section: HTMLElement; refresh(): Promise<void> } {
   const { section, body, status } = panel('spend', 'Spend');
   let groupBy: GroupBy = 'team';
+  let last: { rows: SpendRow[]; days: string[]; groups: string[] } | undefined;
   const today = new Date();
-  const weekAgo = new Date(today.getTime() - 6 * 86_400_000);
   const start = h('input', {
     type: 'date',
-    value: isoDay(weekAgo),
+    value: isoDay(new Date(today.getTime() - 13 * 86_400_000)),
     'data-testid': 'spend-start',
-    'aria-label': 'Start date',
   });
-  const end = h('input', {
-    type: 'date',
-    value: isoDay(today),
-    'data-testid': 'spend-end',
-    'aria-label': 'End date',
-  });
+  const end = h('input', { type: 'date', value: isoDay(today), 'data-testid': 'spend-end' });
+  const chartBox = h('div', { class: 'chart' });
   const output = h('div', { 'data-testid': 'spend-output' });
+  const label = (group: string) =>
+    group === NONE ? NONE_LABEL[groupBy] : groupBy === 'team' ? directory.teamName(group) : group;
+
+  const drawChart = () => {
+    if (!last || last.rows.length === 0)
+      return chartBox.replaceChildren(h('p', {}, 'No spend in these days.'));
+    const points: ChartPoint[] = last.rows.map((r) => ({
+      day: r.day,
+      group: r.group ?? NONE,
+      spend: r.spend,
+      requests: r.requests,
+    }));
+    const width = Math.max(280, chartBox.clientWidth || 800);
+    chartBox.replaceChildren(spendChart(points, last.days, last.groups, width, label));
+  };
+  let pending = 0;
+  window.addEventListener('resize', () => {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(drawChart);
+  });
+
   const toggle = (value: GroupBy) =>
     h(
       'button',
@@ -198,36 +158,36 @@ export function spendPanel(): { section: HTMLElement; refresh(): Promise<void> }
   const controls = h(
     'div',
     { class: 'inline-form' },
-    h('label', {}, 'From ', start),
-    h('label', {}, 'To ', end),
-    toggle('team'),
-    toggle('model'),
+    h('label', {}, 'From', start),
+    h('label', {}, 'To', end),
+    h('span', { class: 'segmented' }, toggle('team'), toggle('model'), toggle('tag')),
     h('button', { type: 'button', 'data-testid': 'spend-refresh', onclick: () => void refresh() }, 'Refresh'),
   );
 
   const refresh = async () => {
     try {
       const query = new URLSearchParams({ start_date: start.value, end_date: end.value, group_by: groupBy });
-      const report = await api<{ start_date: string; end_date: string; group_by: GroupBy; data: SpendRow[] }>(
-        'GET',
-        `/spend/report?${query}`,
-      );
-      const groups = [...new Set(report.data.map((r) => r.group ?? NONE))].sort();
-      const days = daysBetween(report.start_date.slice(0, 10), report.end_date.slice(0, 10));
-      output.replaceChildren(
-        ...(report.data.length === 0
-          ? [h('p', {}, 'No spend in these days.')]
-          : [h('div', { class: 'chart' }, chart(report.data, days, groups)), legend(groups)]),
-        totalsTable(report.data, groups, report.group_by),
-      );
+      const [report] = await Promise.all([
+        api<{ start_date: string; end_date: string; group_by: GroupBy; data: SpendRow[] }>(
+          'GET',
+          `/spend/report?${query}`,
+        ),
+        directory.load(),
+      ]);
+      const byGroup = new Map<string, number>();
+      for (const r of report.data)
+        byGroup.set(r.group ?? NONE, (byGroup.get(r.group ?? NONE) ?? 0) + r.spend);
+      const groups = [...byGroup].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([g]) => g);
+      last = { rows: report.data, days: daysBetween(report.start_date, report.end_date), groups };
+      output.replaceChildren(totalsTable(report.data, groups, report.group_by, label));
       output.setAttribute('data-group-by', report.group_by);
+      drawChart();
       showStatus(status, null);
     } catch (error) {
       showStatus(status, describeError(error));
     }
   };
 
-  body.append(controls, output);
-  void refresh();
+  body.append(controls, chartBox, output);
   return { section, refresh };
 }

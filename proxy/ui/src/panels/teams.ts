@@ -1,148 +1,118 @@
 import { api, describeError } from '../api.js';
-import { dollars, h, modelList, panel, showStatus } from '../dom.js';
+import { type Budgeted, budgetView, overBudget } from '../budget.js';
+import { badge, h, named, panel, showStatus } from '../dom.js';
+import { entityForm } from '../form.js';
+import { modelList } from '../format.js';
+import { TEAM_FIELDS } from './team-form.js';
+import { membersCell } from './team-members.js';
 
 /** One row of `GET /team/list`. */
-export interface TeamRow {
+export interface TeamRow extends Budgeted {
   team_id: string;
   team_alias: string | null;
   organization_id: string | null;
   models: string[];
   blocked: boolean;
-  spend: number;
-  max_budget: number | null;
+  rpm_limit: number | null;
+  tpm_limit: number | null;
   members: string[];
   created_at: string;
 }
 
-/** Teams: block and unblock, add and remove members, with spend against budget. */
+const HEAD = ['Team', 'Models', 'Spend / budget', 'RPM / TPM', 'Members', 'Status', ''];
+
+/** Teams: create and edit (a form), block and unblock, add and remove members; spend against budget. */
 export function teamsPanel(): { section: HTMLElement; refresh(): Promise<void> } {
   const { section, body, status } = panel('teams', 'Teams');
+  const formSlot = h('div', {});
+  const list = h('div', {});
 
-  const act = async (path: string, payload: Record<string, string>) => {
+  const run = async (call: () => Promise<unknown>) => {
     try {
-      await api('POST', path, payload);
+      await call();
       showStatus(status, null);
       await refresh();
     } catch (error) {
       showStatus(status, describeError(error));
     }
   };
-
-  const members = (team: TeamRow): HTMLTableCellElement => {
-    const input = h('input', {
-      type: 'text',
-      placeholder: 'user id',
-      'aria-label': `Add a member to ${team.team_id}`,
-      'data-testid': `team-member-input-${team.team_id}`,
+  const act = (path: string, payload: Record<string, string>) => run(() => api('POST', path, payload));
+  const closeForm = () => formSlot.replaceChildren();
+  const openForm = (team?: TeamRow) => {
+    const form = entityForm({
+      testid: 'team-form',
+      title: team ? `Edit team ${team.team_alias ?? team.team_id}` : 'New team',
+      fields: TEAM_FIELDS,
+      ...(team && { initial: team as unknown as Record<string, unknown> }),
+      submit: team ? 'Save' : 'Create team',
+      onCancel: closeForm,
+      onSubmit: (fields) =>
+        run(async () => {
+          if (team && Object.keys(fields).length > 0)
+            await api('POST', '/team/update', { team_id: team.team_id, ...fields });
+          if (!team) await api('POST', '/team/new', fields);
+          closeForm();
+        }),
     });
-    const add = h(
-      'form',
-      { class: 'inline-form' },
-      input,
-      h('button', { type: 'submit', 'data-testid': `team-member-add-${team.team_id}` }, 'Add'),
-    );
-    add.addEventListener('submit', (event) => {
-      event.preventDefault();
-      const user_id = input.value.trim();
-      if (user_id) void act('/team/member_add', { team_id: team.team_id, user_id });
-    });
-    return h(
-      'td',
-      {},
-      h(
-        'ul',
-        { class: 'members', 'data-testid': `team-members-${team.team_id}` },
-        ...team.members.map((user_id) =>
-          h(
-            'li',
-            {},
-            user_id,
-            ' ',
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'small',
-                'aria-label': `Remove ${user_id}`,
-                onclick: () => void act('/team/member_delete', { team_id: team.team_id, user_id }),
-              },
-              '×',
-            ),
-          ),
-        ),
-      ),
-      add,
-    );
+    formSlot.replaceChildren(form);
+    form.scrollIntoView({ block: 'nearest' });
+    form.querySelector('input')?.focus();
   };
 
+  const row = (team: TeamRow) =>
+    h(
+      'tr',
+      {
+        'data-testid': `team-row-${team.team_id}`,
+        class: [team.blocked && 'blocked', overBudget(team) && 'over'].filter(Boolean).join(' '),
+      },
+      h('td', { 'data-testid': `team-name-${team.team_id}` }, named(team.team_alias, team.team_id)),
+      h('td', { class: 'models' }, modelList(team.models)),
+      h('td', {}, budgetView(team, `team-budget-${team.team_id}`)),
+      h('td', { class: 'num nowrap' }, `${team.rpm_limit ?? '—'} / ${team.tpm_limit ?? '—'}`),
+      membersCell(team, act),
+      h(
+        'td',
+        {},
+        team.blocked
+          ? badge('blocked', 'cooling', `team-status-${team.team_id}`)
+          : overBudget(team)
+            ? badge('over budget', 'cooling', `team-status-${team.team_id}`)
+            : badge('active', 'ok', `team-status-${team.team_id}`),
+      ),
+      h(
+        'td',
+        { class: 'actions' },
+        h(
+          'button',
+          { type: 'button', 'data-testid': `team-edit-${team.team_id}`, onclick: () => openForm(team) },
+          'Edit',
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-testid': `team-toggle-${team.team_id}`,
+            onclick: () =>
+              void act(team.blocked ? '/team/unblock' : '/team/block', { team_id: team.team_id }),
+          },
+          team.blocked ? 'Unblock' : 'Block',
+        ),
+      ),
+    );
+
   const render = (teams: TeamRow[]) => {
-    body.replaceChildren(
+    list.replaceChildren(
       teams.length === 0
-        ? h('p', {}, 'No teams. Create one with POST /team/new.')
+        ? h('p', {}, 'No teams yet.')
         : h(
-            'table',
-            { 'data-testid': 'team-table' },
+            'div',
+            { class: 'table-scroll' },
             h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                ...[
-                  'Team',
-                  'Alias',
-                  'Organization',
-                  'Models',
-                  'Spend',
-                  'Budget',
-                  'Members',
-                  'Status',
-                  '',
-                ].map((t) => h('th', {}, t)),
-              ),
-            ),
-            h(
-              'tbody',
-              {},
-              ...teams.map((team) =>
-                h(
-                  'tr',
-                  { 'data-testid': `team-row-${team.team_id}`, class: team.blocked ? 'blocked' : '' },
-                  h('td', { class: 'mono' }, team.team_id),
-                  h('td', {}, team.team_alias ?? '—'),
-                  h('td', {}, team.organization_id ?? '—'),
-                  h('td', {}, modelList(team.models)),
-                  h('td', { class: 'num' }, dollars(team.spend)),
-                  h('td', { class: 'num' }, dollars(team.max_budget)),
-                  members(team),
-                  h(
-                    'td',
-                    {},
-                    h(
-                      'span',
-                      {
-                        class: `badge ${team.blocked ? 'state-cooling' : 'state-ok'}`,
-                        'data-testid': `team-status-${team.team_id}`,
-                      },
-                      team.blocked ? 'blocked' : 'active',
-                    ),
-                  ),
-                  h(
-                    'td',
-                    {},
-                    h(
-                      'button',
-                      {
-                        type: 'button',
-                        'data-testid': `team-toggle-${team.team_id}`,
-                        onclick: () =>
-                          void act(team.blocked ? '/team/unblock' : '/team/block', { team_id: team.team_id }),
-                      },
-                      team.blocked ? 'Unblock' : 'Block',
-                    ),
-                  ),
-                ),
-              ),
+              'table',
+              { 'data-testid': 'team-table' },
+              h('thead', {}, h('tr', {}, ...HEAD.map((t) => h('th', {}, t)))),
+              h('tbody', {}, ...teams.map(row)),
             ),
           ),
     );
@@ -157,12 +127,16 @@ export function teamsPanel(): { section: HTMLElement; refresh(): Promise<void> }
     }
   };
 
-  const reload = h(
-    'button',
-    { type: 'button', 'data-testid': 'teams-refresh', onclick: () => void refresh() },
-    'Refresh',
+  const toolbar = h(
+    'div',
+    { class: 'toolbar' },
+    h(
+      'button',
+      { type: 'button', class: 'primary', 'data-testid': 'team-new', onclick: () => openForm() },
+      'New team',
+    ),
+    h('button', { type: 'button', 'data-testid': 'teams-refresh', onclick: () => void refresh() }, 'Refresh'),
   );
-  section.insertBefore(reload, body);
-  void refresh();
+  body.append(toolbar, formSlot, list);
   return { section, refresh };
 }

@@ -6,7 +6,7 @@ import { findKeyByHash, insertKey } from '../src/db/keys-repo.js';
 import { migrate } from '../src/db/migrate.js';
 import { insertTeam } from '../src/db/teams-repo.js';
 import { closeTestDatabases, engines } from './db-engines.js';
-import { ENGINES, startTestProxy, type TestProxy } from './harness.js';
+import { ENGINES, eventually, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
 
 const CALL_COST = 10 * 0.000001 + 5 * 0.000002;
@@ -119,6 +119,28 @@ describe.each(ENGINES)('a budget with a short budget_duration behind the proxy (
     expect((await chat(key.headers)).status).toBe(200);
     const after = (await get(`/key/info?key=${key.keyHash}`)).body.info;
     expect(Date.parse(after.budget_reset_at)).toBeGreaterThan(firstEnd);
+  });
+
+  it('lists a key whose period ended with spend 0 and the next reset, before anyone calls', async () => {
+    const key = await newKey({ key_alias: 'listed-periodic', max_budget: 1, budget_duration: '1s' });
+    expect((await chat(key.headers)).status).toBe(200);
+    const listed = async () =>
+      (
+        (await get('/key/list?size=100')).body.data as {
+          key_hash: string;
+          spend: number;
+          budget_reset_at: string;
+        }[]
+      ).find((k) => k.key_hash === key.keyHash)!;
+    let spent = await listed();
+    await eventually(async () => {
+      spent = await listed();
+      expect(spent.spend).toBeGreaterThan(0);
+    });
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(spent.budget_reset_at) - Date.now()) + 50));
+    const next = await listed();
+    expect(next.spend).toBe(0);
+    expect(Date.parse(next.budget_reset_at)).toBeGreaterThan(Date.now());
   });
 
   it('returns budget_reset_at from every info route where a budget_duration was set', async () => {

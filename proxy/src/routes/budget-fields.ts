@@ -1,4 +1,4 @@
-import { addDuration } from '../auth/duration.js';
+import { addDuration, nextPeriodEnd } from '../auth/duration.js';
 import { type BudgetLevel, renewBudgetPeriod } from '../db/budget-periods-repo.js';
 import type { ProxyContext } from '../proxy-context.js';
 
@@ -33,4 +33,16 @@ export function withBudgetPeriod(values: Record<string, unknown>, nowMs: number)
   if (!('budget_duration' in values)) return values;
   const duration = values.budget_duration as string | null;
   return { ...values, budget_reset_at: firstBudgetResetAt(nowMs, duration) };
+}
+
+/**
+ * A listed row as of now, without writing: when its budget period has ended, spend 0 and the next
+ * `budget_reset_at`, as the first call or info read will store them (lists stay read-only).
+ */
+export function periodAsOf<
+  T extends { spend: number; budget_duration: string | null; budget_reset_at: Date | null },
+>(row: T, nowMs: number): T {
+  const endsAt = row.budget_reset_at?.getTime();
+  if (!row.budget_duration || endsAt === undefined || endsAt > nowMs) return row;
+  return { ...row, spend: 0, budget_reset_at: new Date(nextPeriodEnd(endsAt, row.budget_duration, nowMs)) };
 }

@@ -11,7 +11,7 @@ import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { auditRow, changesOf, keyRef } from './audit-trail.js';
-import { firstBudgetResetAt, inRunningPeriod } from './budget-fields.js';
+import { firstBudgetResetAt, inRunningPeriod, periodAsOf } from './budget-fields.js';
 import {
   authenticateAdmin,
   budgetDurationField,
@@ -127,9 +127,10 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: ProxyContext): void
     requireAdmin(await ctx.authenticate(request), '/key/list');
     const { page, size } = parseBody(listQuery, request.query, '/key/list query');
     const { keys, total } = await listKeys(ctx.db, page, size);
+    const now = ctx.now();
     const data = keys.map((record) => ({
       key_hash: record.key_hash,
-      ...keyInfo(identityOf(record)),
+      ...keyInfo(identityOf(periodAsOf(record, now))),
       created_at: record.created_at.toISOString(),
     }));
     return { data, total, page, size };

@@ -8,7 +8,7 @@ import { parseBody } from '../http/parse-body.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { auditRow, changesOf } from './audit-trail.js';
-import { firstBudgetResetAt, inRunningPeriod } from './budget-fields.js';
+import { firstBudgetResetAt, inRunningPeriod, periodAsOf } from './budget-fields.js';
 import {
   authenticateAdmin,
   budgetDurationField,
@@ -76,7 +76,8 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: ProxyContext): voi
 
   app.get('/team/list', async (request) => {
     await authenticateAdmin(ctx, request, '/team/list');
-    return { data: await listTeamsWithMembers(ctx.db) };
+    const now = ctx.now();
+    return { data: (await listTeamsWithMembers(ctx.db)).map((team) => periodAsOf(team, now)) };
   });
 
   app.get('/team/info', async (request) => {

@@ -63,7 +63,11 @@ describe.each(engines)('spend repository ($name)', (engine) => {
 
   it('stores text holding quotes and backslashes exactly as sent', async () => {
     const tricky = `o'brien '' \\' \\\\ $$ \u00e9 "q"`;
-    const row = spendRow({ key_hash: newKeyHash(), end_user: tricky, tags: [tricky, "'); DROP TABLE x; --"] });
+    const row = spendRow({
+      key_hash: newKeyHash(),
+      end_user: tricky,
+      tags: [tricky, "'); DROP TABLE x; --"],
+    });
 
     expect(await writeSpendBatch(db, [row])).toEqual({ inserted: 1 });
 

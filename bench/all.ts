@@ -426,7 +426,7 @@ try {
   const upstreamUrl = await firstLine(upstream);
   say(`Run of ${new Date().toISOString().slice(0, 10)}: ${machine}; ${pinning}.`);
   say(
-    `Load machine at the start: load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}.`,
+    `Machine load at the start: load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}.`,
   );
   say();
   if (!SKIP.has('library')) await library(upstreamUrl);

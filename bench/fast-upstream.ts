@@ -53,13 +53,18 @@ const frames = [
 const streamHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 const STREAM_FLAG = Buffer.from('"stream":true');
 
+// `--hold-ms N`: every answer waits N ms, so that calls stay in flight (bench/all.ts's memory per call)
+const holdAt = process.argv.indexOf('--hold-ms');
+const HOLD_MS = holdAt === -1 ? 0 : Number(process.argv[holdAt + 1]);
+
 const meter = new CpuMeter();
 const server = createServer((req, res) => {
   if (meter.answer(req, res)) return;
   meter.requests++;
   const parts: Buffer[] = [];
   req.on('data', (part: Buffer) => parts.push(part));
-  req.on('end', () => {
+  req.on('end', () => (HOLD_MS > 0 ? setTimeout(answer, HOLD_MS) : answer()));
+  const answer = () => {
     const stream = parts.length > 0 && Buffer.concat(parts).includes(STREAM_FLAG);
     if (!stream) {
       res.writeHead(200, headers);
@@ -69,7 +74,7 @@ const server = createServer((req, res) => {
     res.writeHead(200, streamHeaders);
     for (const frame of frames) res.write(frame);
     res.end();
-  });
+  };
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {

@@ -1,8 +1,14 @@
-// One measured client of bench/overhead.ts, in its own process: `direct` (undici's request() to the
-// upstream), `floor` (undici's dispatch() with a handler that only collects the body: the least any
-// client can do) or `router` (router.acompletion to the same upstream). Prints one JSON line of results.
+// One measured client of bench/overhead.ts and bench/all.ts, in its own process: `direct` (undici's
+// request() to the upstream), `floor` (undici's dispatch() with a handler that only collects the body:
+// the least any client can do), `router` (router.acompletion to the same upstream), or streamed:
+// `direct-stream` (request() with `"stream": true`, the body drained) and `router-stream` (every chunk
+// of router.acompletion's stream read). Prints one JSON line of results. With BENCH_INFLIGHT=N (and an
+// upstream that holds its answers, fast-upstream.ts --hold-ms) it measures instead the heap each call
+// in flight holds: N calls started at once, the heap read after a full GC while they wait.
 // The router is the built package (dist/), as users run it.
 
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Router } from '@svc/router';
 import { Pool } from 'undici';
 import { load, quantile } from './lib/stats.js';
@@ -14,7 +20,23 @@ const messages = [{ role: 'user' as const, content: 'Say hello.' }];
 
 let task: () => Promise<unknown>;
 let close: () => Promise<void>;
-if (mode === 'direct') {
+const stream = mode?.endsWith('-stream') ?? false;
+if (mode === 'direct-stream') {
+  const pool = new Pool(url!);
+  task = async () => {
+    const res = await pool.request({
+      path: '/v1/chat/completions',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-key' },
+      body: JSON.stringify({ model: 'gpt-4o', messages, stream: true }),
+    });
+    if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+    for await (const _ of res.body) {
+      // drained: the connection is reused
+    }
+  };
+  close = () => pool.close();
+} else if (mode === 'direct') {
   const pool = new Pool(url!);
   task = async () => {
     const res = await pool.request({
@@ -66,8 +88,32 @@ if (mode === 'direct') {
       svc_params: { model: 'openai/gpt-4o', api_base: `${url}/v1`, api_key: 'sk-bench-key' },
     },
   ]);
-  task = () => router.acompletion({ model: 'gpt-4o', messages });
+  task = stream
+    ? async () => {
+        const chunks = await router.acompletion({ model: 'gpt-4o', messages, stream: true });
+        for await (const _ of chunks) {
+          // every chunk read, as a caller does
+        }
+      }
+    : () => router.acompletion({ model: 'gpt-4o', messages });
   close = () => router.close();
+}
+
+const inflight = Number(process.env.BENCH_INFLIGHT ?? 0);
+if (inflight > 0) {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  await load(Math.min(1000, count), inflight, task); // warm-up: JIT and connections
+  gc();
+  const idle = process.memoryUsage().heapUsed;
+  const calls = Array.from({ length: inflight }, task);
+  await new Promise((resolve) => setTimeout(resolve, 150)); // the upstream holds each answer longer
+  gc();
+  const busy = process.memoryUsage().heapUsed;
+  await Promise.all(calls);
+  await close();
+  process.stdout.write(`${JSON.stringify({ mode, bytesPerCall: (busy - idle) / inflight })}\n`);
+  process.exit(0);
 }
 
 await load(Math.min(2000, count), concurrency, task); // warm-up: JIT and connections

@@ -6,12 +6,12 @@
 // `ratio: <proxy req/s / pass-through req/s>` (plain; target >= 0.70).
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
 import { request } from 'undici';
 import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
 import { firstLine, spawnScript, stopChild } from './lib/child.js';
-import { cpuUsPerRequest, readCpu } from './lib/cpu-meter.js';
+import { readCpu } from './lib/cpu-meter.js';
 import { firstBytes } from './lib/first-byte.js';
+import { CHAT_BODIES, CHAT_PATH, type ChatMode, loadTarget } from './lib/gateway-load.js';
 import { median } from './lib/stats.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -21,20 +21,13 @@ const CONNECTIONS = 50;
 const WARMUP_SECONDS = 2;
 // the proxy writes spend rows every 0.5 s: wait for the run's last batch before reading its CPU
 const SETTLE_MS = 800;
-const PATH = '/v1/chat/completions';
+const PATH = CHAT_PATH;
 // 9 prompt and 2 completion tokens at the prices proxy-server.ts sets
 const COST_PER_CALL = 9 * 0.0000025 + 2 * 0.00001;
 
 const MODES = ['plain', 'streaming'] as const;
-type Mode = (typeof MODES)[number];
-const BODIES: Record<Mode, string> = {
-  plain: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Say hello.' }] }),
-  streaming: JSON.stringify({
-    model: 'gpt-4o',
-    messages: [{ role: 'user', content: 'Say hello.' }],
-    stream: true,
-  }),
-};
+type Mode = ChatMode;
+const BODIES = CHAT_BODIES;
 const EXPECT: Record<Mode, readonly string[]> = {
   plain: ['Hello!'],
   streaming: ['"content":"Hel"', 'data: [DONE]'],
@@ -62,25 +55,9 @@ const headersOf = (target: Target) => ({
   authorization: target.authorization,
 });
 
-async function load(target: Target, mode: Mode, seconds: number): Promise<Omit<Run, 'firstByteMs'>> {
-  const before = await readCpu(target.meterUrl);
-  const result = await autocannon({
-    url: `${target.url}${PATH}`,
-    method: 'POST',
-    headers: headersOf(target),
-    body: BODIES[mode],
-    connections: CONNECTIONS,
-    duration: seconds,
-  });
-  await sleep(SETTLE_MS);
-  const after = await readCpu(target.meterUrl);
-  return {
-    rps: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuUs: cpuUsPerRequest(before, after),
-    failed: result.non2xx + result.errors + result.timeouts,
-  };
+function load(target: Target, mode: Mode, seconds: number): Promise<Omit<Run, 'firstByteMs'>> {
+  const { url, meterUrl, authorization } = target;
+  return loadTarget({ ...target, url, meterUrl, headers: { authorization } }, mode, CONNECTIONS, seconds);
 }
 
 async function measure(target: Target, mode: Mode): Promise<Run> {

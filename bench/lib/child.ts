@@ -1,17 +1,39 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+
+/** Whether processes can be pinned to cores: `taskset` is on the PATH and there are two cores or more. */
+export const CAN_PIN: boolean =
+  cpus().length >= 2 && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
+
+/** The command running `command args` on core `cpu` (taskset), or as it is when pinning is not possible. */
+export function onCore(cpu: number | undefined, command: string, args: string[]): [string, string[]] {
+  if (cpu === undefined || !CAN_PIN) return [command, args];
+  return ['taskset', ['-c', String(cpu), command, ...args]];
+}
+
+/** Pins this process, all its threads, to core `cpu` (no-op when pinning is not possible). */
+export function pinSelf(cpu: number): void {
+  if (CAN_PIN)
+    spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
+}
 
 /**
  * Runs a TypeScript bench script in its own Node process (through tsx) and returns it. Its tsconfig has
  * no `paths`, so `@svc/router` resolves to the built package (dist/), as users run it.
  */
-export function spawnScript(script: string, args: string[]): ChildProcess {
+export function spawnScript(
+  script: string,
+  args: string[],
+  options: { cpu?: number | undefined; env?: Record<string, string> } = {},
+): ChildProcess {
   const path = fileURLToPath(new URL(`../${script}`, import.meta.url));
   const tsconfig = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
-  return spawn(process.execPath, ['--import', 'tsx', path, ...args], {
+  const [command, argv] = onCore(options.cpu, process.execPath, ['--import', 'tsx', path, ...args]);
+  return spawn(command, argv, {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
+    env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig, ...options.env },
   });
 }
 
@@ -27,8 +49,12 @@ export async function firstLine(child: ChildProcess): Promise<string> {
 }
 
 /** Runs a child to completion and parses the JSON it prints last. */
-export async function runJson<T>(script: string, args: string[]): Promise<T> {
-  const child = spawnScript(script, args);
+export async function runJson<T>(
+  script: string,
+  args: string[],
+  options: Parameters<typeof spawnScript>[2] = {},
+): Promise<T> {
+  const child = spawnScript(script, args, options);
   let out = '';
   child.stdout!.on('data', (chunk) => {
     out += String(chunk);

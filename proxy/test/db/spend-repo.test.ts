@@ -61,6 +61,21 @@ describe.each(engines)('spend repository ($name)', (engine) => {
     expect(await querySpendLogs(db, { key_hash: row.key_hash! })).toEqual([row]);
   });
 
+  it('stores text holding quotes and backslashes exactly as sent', async () => {
+    const tricky = `o'brien '' \\' \\\\ $$ \u00e9 "q"`;
+    const row = spendRow({
+      key_hash: newKeyHash(),
+      end_user: tricky,
+      tags: [tricky, "'); DROP TABLE x; --"],
+    });
+
+    expect(await writeSpendBatch(db, [row])).toEqual({ inserted: 1 });
+
+    const [stored] = await querySpendLogs(db, { key_hash: row.key_hash as string });
+    expect(stored?.end_user).toBe(tricky);
+    expect(stored?.tags).toEqual([tricky, "'); DROP TABLE x; --"]);
+  });
+
   it("adds the rows' cost to their key, user, team and organization", async () => {
     const ids = await owned();
 

@@ -1,0 +1,439 @@
+// bench/all.ts (npm run bench): every headline bench in one run, written to docs/benchmarks.md (the
+// section between the `bench:begin` and `bench:end` markers; the rest of the document is kept).
+// - library: router.acompletion against direct undici calls (overhead-client.ts), plain and streamed, at
+//   concurrency 1, 50 and 500; added time to first chunk (streaming-client.ts); heap per call in flight;
+// - gateway: svc-router (virtual key and JWT; PGlite and Postgres) beside a bare undici pass-through
+//   (passthrough-server.ts) and @portkey-ai/gateway (lib/portkey.ts) on the same upstream;
+// - --workers 1 vs 2 of the CLI on Postgres and Redis;
+// - spend rows per engine (spend.ts).
+// Every measured process runs on core 0 (taskset), the upstream and this load generator on core 1; each
+// figure is a ratio to a baseline measured in the same run.
+// Env: BENCH_SECONDS (load run, default 5), BENCH_LIB_COUNT (calls per library run, default 10000),
+// BENCH_SKIP (comma list of library, gateway, portkey, workers, spend), BENCH_DATABASE_URL (default the
+// local Postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_NO_WRITE=1 (print only).
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
+import { CAN_PIN, firstLine, onCore, pinSelf, runJson, spawnScript, stopChild } from './lib/child.js';
+import { type ChatMode, type GatewayTarget, type LoadRun, loadTarget } from './lib/gateway-load.js';
+import { ensurePortkey, portkeyHeaders, startPortkey } from './lib/portkey.js';
+import type { SpendFigures } from './spend.js';
+import { spendTable } from './spend.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const LIB_COUNT = Number(process.env.BENCH_LIB_COUNT ?? 10_000);
+const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SERVER_CORE = 0;
+const LOAD_CORE = 1;
+const MODES: readonly ChatMode[] = ['plain', 'streaming'];
+const CONNECTIONS = [10, 50] as const;
+const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+const BEGIN = '<!-- bench:begin (written by npm run bench) -->';
+const END = '<!-- bench:end -->';
+
+const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`;
+const pinning = CAN_PIN
+  ? `measured process on core ${SERVER_CORE}, upstream and load generator on core ${LOAD_CORE} (taskset)`
+  : 'not pinned (taskset missing or one core)';
+const out: string[] = [];
+const say = (line = '') => {
+  out.push(line);
+  process.stdout.write(`${line}\n`);
+};
+const note = (line: string) => process.stderr.write(`bench: ${line}\n`);
+const children: ReturnType<typeof spawn>[] = [];
+const fixed = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const ratio = (n: number, base: number) => (Number.isFinite(n / base) ? (n / base).toFixed(2) : 'n/a');
+
+// ---- library ------------------------------------------------------------------------------------
+
+interface ClientResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuUsPerCall: number;
+}
+
+async function library(upstreamUrl: string): Promise<void> {
+  note('library');
+  const pairs = [
+    ['plain', 'direct', 'router'],
+    ['streaming', 'direct-stream', 'router-stream'],
+  ] as const;
+  say(`### Library: router.acompletion against a direct undici call (${machine})`);
+  say();
+  say(
+    'Each client in its own process on the measured core, against bench/fast-upstream.ts; req/s and the ' +
+      "client's CPU per call (process.cpuUsage). Ratio: the router's req/s over the direct call's.",
+  );
+  say();
+  say(
+    '| mode | concurrency | direct req/s | router req/s | ratio | direct CPU/call (µs) | router CPU/call (µs) | added p50 (µs) |',
+  );
+  say('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [mode, direct, router] of pairs)
+    for (const concurrency of [1, 50, 500]) {
+      const count = String(concurrency === 1 ? Math.ceil(LIB_COUNT / 4) : LIB_COUNT);
+      const run = (client: string) =>
+        runJson<ClientResult>('overhead-client.ts', [client, upstreamUrl, count, String(concurrency)], {
+          cpu: SERVER_CORE,
+        });
+      const d = await run(direct);
+      const r = await run(router);
+      say(
+        `| ${mode} | ${concurrency} | ${fixed(d.rps)} | ${fixed(r.rps)} | ${ratio(r.rps, d.rps)} | ${fixed(d.cpuUsPerCall, 1)} | ${fixed(r.cpuUsPerCall, 1)} | ${fixed(r.p50 - d.p50)} |`,
+      );
+    }
+  say();
+  const ttft = (client: string) =>
+    runJson<{ p50: number; p99: number }>(
+      'streaming-client.ts',
+      ['openai', client, upstreamUrl, String(Math.ceil(LIB_COUNT / 5))],
+      {
+        cpu: SERVER_CORE,
+      },
+    );
+  const td = await ttft('direct');
+  const tr = await ttft('router');
+  say(
+    `Time to first chunk, one call at a time: direct p50 ${fixed(td.p50)} µs, router p50 ${fixed(tr.p50)} µs: ` +
+      `added ${fixed(tr.p50 - td.p50)} µs p50 (${fixed(tr.p99 - td.p99)} µs p99); ratio ${ratio(tr.p50, td.p50)}.`,
+  );
+  say();
+  // calls held 400 ms by the upstream, so that all of them are in flight when the heap is read
+  const holding = spawnScript('fast-upstream.ts', ['--hold-ms', '400'], { cpu: LOAD_CORE });
+  children.push(holding);
+  const holdUrl = await firstLine(holding);
+  const memory = async (client: string) =>
+    (
+      await runJson<{ bytesPerCall: number }>('overhead-client.ts', [client, holdUrl, '1000', '500'], {
+        cpu: SERVER_CORE,
+        env: { BENCH_INFLIGHT: '500' },
+      })
+    ).bytesPerCall;
+  const md = await memory('direct');
+  const mr = await memory('router');
+  const msd = await memory('direct-stream');
+  const msr = await memory('router-stream');
+  await stopChild(holding);
+  say(
+    `Heap per call in flight (500 calls waiting on the upstream, read after a full GC): plain direct ${fixed(md / 1024, 1)} KiB, ` +
+      `router ${fixed(mr / 1024, 1)} KiB (ratio ${ratio(mr, md)}); streamed direct ${fixed(msd / 1024, 1)} KiB, router ${fixed(msr / 1024, 1)} KiB (ratio ${ratio(msr, msd)}).`,
+  );
+  say();
+}
+
+// ---- gateway ------------------------------------------------------------------------------------
+
+interface Server {
+  child: ReturnType<typeof spawn>;
+  targets: GatewayTarget[];
+}
+
+type Results = Map<string, LoadRun>;
+const key = (target: string, mode: ChatMode, connections: number) => `${target}|${mode}|${connections}`;
+
+async function measureAll(server: Server, results: Results): Promise<void> {
+  for (const target of server.targets)
+    for (const mode of MODES) {
+      await loadTarget(target, mode, 10, 1); // warm-up: JIT, connections, caches
+      for (const connections of CONNECTIONS) {
+        note(`${target.name} ${mode} ${connections}`);
+        results.set(
+          key(target.name, mode, connections),
+          await loadTarget(target, mode, connections, SECONDS),
+        );
+      }
+    }
+  await stopChild(server.child);
+}
+
+async function proxyServer(upstreamUrl: string, label: string, env: Record<string, string>): Promise<Server> {
+  const child = spawnScript('proxy-server.ts', [upstreamUrl], { cpu: SERVER_CORE, env });
+  children.push(child);
+  const [url, vkey, meterUrl, token] = (await firstLine(child)).split(' ') as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  return {
+    child,
+    targets: [
+      {
+        name: `svc-router, ${label}, virtual key`,
+        url,
+        meterUrl,
+        headers: { authorization: `Bearer ${vkey}` },
+      },
+      { name: `svc-router, ${label}, JWT`, url, meterUrl, headers: { authorization: `Bearer ${token}` } },
+    ],
+  };
+}
+
+async function gateway(upstreamUrl: string): Promise<void> {
+  note('gateway');
+  const results: Results = new Map();
+  const pass = spawnScript('passthrough-server.ts', [upstreamUrl], { cpu: SERVER_CORE });
+  children.push(pass);
+  const passUrl = await firstLine(pass);
+  const BASE = 'pass-through (undici)';
+  await measureAll(
+    {
+      child: pass,
+      targets: [
+        { name: BASE, url: passUrl, meterUrl: passUrl, headers: { authorization: 'Bearer sk-bench-key' } },
+      ],
+    },
+    results,
+  );
+  await measureAll(await proxyServer(upstreamUrl, 'PGlite', {}), results);
+  if (PG_URL !== 'none')
+    await measureAll(await proxyServer(upstreamUrl, 'Postgres', { BENCH_DATABASE_URL: PG_URL }), results);
+  let portkeyName: string | undefined;
+  if (!SKIP.has('portkey')) {
+    const { entry, version } = ensurePortkey();
+    portkeyName = `@portkey-ai/gateway ${version}`;
+    const { child, url } = await startPortkey(entry, SERVER_CORE);
+    children.push(child);
+    await measureAll(
+      { child, targets: [{ name: portkeyName, url, pid: child.pid, headers: portkeyHeaders(upstreamUrl) }] },
+      results,
+    );
+  }
+  const names = [...new Set([...results.keys()].map((k) => k.split('|')[0]!))];
+  const columns = MODES.flatMap((mode) => CONNECTIONS.map((c) => [mode, c] as const));
+  say(`### Gateway: req/s as a ratio to a bare undici pass-through (${machine})`);
+  say();
+  say(
+    `autocannon ${SECONDS} s per cell after a 1 s warm-up, each server alone on the measured core, in front of ` +
+      'bench/fast-upstream.ts. svc-router: bench/proxy-server.ts (one deployment, prices set, spend logged, JWT auth on, ' +
+      '`log_level: warn`). A cell that failed more than half its calls reads `fails`.',
+  );
+  say();
+  say(`| server | ${columns.map(([m, c]) => `${m}, ${c} conns`).join(' | ')} |`);
+  say(`|---|${columns.map(() => '---:|').join('')}`);
+  const cell = (name: string, mode: ChatMode, c: number, show: (run: LoadRun, base: LoadRun) => string) => {
+    const run = results.get(key(name, mode, c));
+    const base = results.get(key(BASE, mode, c));
+    if (!run || !base) return '';
+    if (run.failed > (run.rps * SECONDS) / 2) return 'fails';
+    return show(run, base);
+  };
+  for (const name of names)
+    say(
+      `| ${name} | ${columns.map(([m, c]) => cell(name, m, c, (r, b) => `${ratio(r.rps, b.rps)}`)).join(' | ')} |`,
+    );
+  say();
+  say(
+    "The same runs: req/s, p50 (ms) and the server's CPU per call (µs; process.cpuUsage, /proc for Portkey), failed calls.",
+  );
+  say();
+  say(`| server | ${columns.map(([m, c]) => `${m}, ${c} conns`).join(' | ')} |`);
+  say(`|---|${columns.map(() => '---|').join('')}`);
+  for (const name of names)
+    say(
+      `| ${name} | ${columns
+        .map(([m, c]) => {
+          const r = results.get(key(name, m, c));
+          return r
+            ? `${fixed(r.rps)} req/s, p50 ${fixed(r.p50, 1)}, ${fixed(r.cpuUs)} µs${r.failed ? `, ${r.failed} failed` : ''}`
+            : '';
+        })
+        .join(' | ')} |`,
+    );
+  say();
+  const of = (name: string, m: ChatMode, c: number) => results.get(key(name, m, c))?.rps ?? Number.NaN;
+  const lines: string[] = [];
+  for (const engine of ['PGlite', 'Postgres']) {
+    const vk = `svc-router, ${engine}, virtual key`;
+    if (!names.includes(vk)) continue;
+    lines.push(
+      `${engine}: JWT / virtual key ${MODES.map((m) => `${m} ${ratio(of(`svc-router, ${engine}, JWT`, m, 50), of(vk, m, 50))}`).join(', ')} (50 conns)` +
+        (portkeyName
+          ? `; virtual key / Portkey ${MODES.map((m) => `${m} ${ratio(of(vk, m, 50), of(portkeyName!, m, 50))}`).join(', ')}`
+          : ''),
+    );
+  }
+  for (const line of lines) say(`- ${line}`);
+  say();
+}
+
+// ---- workers ------------------------------------------------------------------------------------
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The URL the CLI prints it listens on. Its stdout is read to the end: a closed pipe would fail the
+ * lines it prints while draining.
+ */
+function listeningUrl(child: ReturnType<typeof spawn>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk) => {
+      buffer += String(chunk);
+      const url = /listening on (\S+)/.exec(buffer)?.[1];
+      if (url) resolve(url);
+    });
+    child.once('exit', (code) => reject(new Error(`svc-router exited with ${code} before listening`)));
+  });
+}
+
+async function workers(upstreamUrl: string): Promise<void> {
+  if (PG_URL === 'none') return;
+  note('workers');
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-workers-'));
+  const config = join(dir, 'config.yaml');
+  await writeFile(
+    config,
+    JSON.stringify({
+      model_list: [
+        {
+          model_name: 'gpt-4o',
+          svc_params: {
+            model: 'openai/gpt-4o',
+            api_base: `${upstreamUrl}/v1`,
+            api_key: 'sk-bench-upstream-key',
+            input_cost_per_token: 0.0000025,
+            output_cost_per_token: 0.00001,
+          },
+        },
+      ],
+      router_settings: { redis_url: REDIS_URL },
+      general_settings: {
+        master_key: BENCH_MASTER_KEY,
+        database_url: PG_URL,
+        database_schema: 'svc_bench_workers',
+        log_level: 'warn',
+      },
+    }),
+  );
+  const cli = fileURLToPath(new URL('../proxy/dist/cli/main.js', import.meta.url));
+  const results = new Map<string, LoadRun>();
+  try {
+    for (const n of [1, 2]) {
+      const port = await freePort();
+      const [command, args] = onCore(SERVER_CORE, process.execPath, [
+        cli,
+        '--config',
+        config,
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--workers',
+        String(n),
+      ]);
+      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(child);
+      const url = await listeningUrl(child);
+      const generated = await request(`${url}/key/generate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${BENCH_MASTER_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ key_alias: `bench-workers-${process.pid}-${n}` }),
+      });
+      const { key: vkey } = (await generated.body.json()) as { key: string };
+      const target: GatewayTarget = {
+        name: `--workers ${n}`,
+        url,
+        pid: child.pid,
+        headers: { authorization: `Bearer ${vkey}` },
+      };
+      for (const mode of MODES) {
+        await loadTarget(target, mode, 10, 1);
+        note(`workers ${n} ${mode}`);
+        results.set(`${n}|${mode}`, await loadTarget(target, mode, 50, SECONDS));
+      }
+      await stopChild(child);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  say(`### Gateway: \`--workers 2\` against \`--workers 1\`, Postgres and Redis (${machine})`);
+  say();
+  say(
+    'The CLI (proxy/dist/cli/main.js) with a virtual key, spend on Postgres, Redis for cooldowns and rate limits; ' +
+      `autocannon 50 connections, ${SECONDS} s. The whole cluster (primary and workers) runs on the measured core, so ` +
+      'on this 2-core machine the figure is what a second worker costs, not what a second core gives.',
+  );
+  say();
+  say('| mode | --workers 1 req/s | --workers 2 req/s | ratio |');
+  say('|---|---:|---:|---:|');
+  for (const mode of MODES) {
+    const one = results.get(`1|${mode}`);
+    const two = results.get(`2|${mode}`);
+    say(
+      `| ${mode} | ${fixed(one?.rps ?? Number.NaN)} | ${fixed(two?.rps ?? Number.NaN)} | ${ratio(two?.rps ?? Number.NaN, one?.rps ?? Number.NaN)} |`,
+    );
+  }
+  say();
+}
+
+// ---- spend --------------------------------------------------------------------------------------
+
+async function spend(): Promise<void> {
+  note('spend');
+  const figures = await runJson<SpendFigures[]>('spend.ts', [], {
+    cpu: SERVER_CORE,
+    env: { BENCH_DATABASE_URL: PG_URL, BENCH_SPEND_BATCHES: '20,200,1000' },
+  });
+  say(`### Spend rows: µs per row by engine (${machine})`);
+  say();
+  say(
+    "bench/spend.ts: writeSpendBatch back to back (wall and process CPU per row; PGlite's worker thread counted, " +
+      "Postgres's server not), then a SpendWriter fed at a fixed rate with the proxy's batch size for the engine.",
+  );
+  say();
+  say(spendTable(figures));
+  const [pglite, postgres] = figures;
+  if (pglite && postgres)
+    say(`\nPGlite / Postgres CPU per row under load: ${ratio(pglite.loaded.cpuUs, postgres.loaded.cpuUs)}.`);
+  say();
+}
+
+async function writeSection(section: string): Promise<void> {
+  const doc = await readFile(DOC, 'utf8');
+  const body = `${BEGIN}\n${section.trim()}\n${END}`;
+  const start = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  const next =
+    start !== -1 && end > start
+      ? `${doc.slice(0, start)}${body}${doc.slice(end + END.length)}`
+      : `${doc.trimEnd()}\n\n## \`npm run bench\`\n\n${body}\n`;
+  await writeFile(DOC, next);
+  note(`wrote ${DOC}`);
+}
+
+// ---- the run ----------------------------------------------------------------------------------
+
+pinSelf(LOAD_CORE);
+const upstream = spawnScript('fast-upstream.ts', [], { cpu: LOAD_CORE });
+children.push(upstream);
+try {
+  const upstreamUrl = await firstLine(upstream);
+  say(`Run of ${new Date().toISOString().slice(0, 10)}: ${machine}; ${pinning}.`);
+  say(
+    `Machine load at the start: load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}.`,
+  );
+  say();
+  if (!SKIP.has('library')) await library(upstreamUrl);
+  if (!SKIP.has('gateway')) await gateway(upstreamUrl);
+  if (!SKIP.has('workers')) await workers(upstreamUrl);
+  if (!SKIP.has('spend')) await spend();
+} finally {
+  await Promise.all(children.map((child) => stopChild(child)));
+}
+if (process.env.BENCH_NO_WRITE !== '1') await writeSection(out.join('\n'));

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { cpuUsPerRequest, readCpu } from './cpu-meter.js';
+
+/** A server a gateway bench sends load to. */
+export interface GatewayTarget {
+  name: string;
+  url: string;
+  /** Where the server answers its CPU use (lib/cpu-meter.ts); else `pid` is read from /proc. */
+  meterUrl?: string | undefined;
+  pid?: number | undefined;
+  headers: Record<string, string>;
+}
+
+/** One load run's figures. */
+export interface LoadRun {
+  rps: number;
+  /** ms */
+  p50: number;
+  /** ms */
+  p99: number;
+  /** CPU µs of the server per request; NaN when it cannot be read. */
+  cpuUs: number;
+  /** Non-2xx answers, connection errors, timeouts. */
+  failed: number;
+}
+
+export const CHAT_PATH = '/v1/chat/completions';
+export const CHAT_BODIES = {
+  plain: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Say hello.' }] }),
+  streaming: JSON.stringify({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'Say hello.' }],
+    stream: true,
+  }),
+} as const;
+export type ChatMode = keyof typeof CHAT_BODIES;
+
+// the proxy writes spend rows every 0.5 s: wait for the run's last batch before reading its CPU
+const SETTLE_MS = 800;
+const TICK_US = 10_000; // /proc CPU times are in clock ticks of 10 ms (USER_HZ 100)
+
+/** A process's CPU time so far (µs, user + system, all threads) from /proc; NaN where there is none. */
+export function procCpuUs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function cpuReading(target: GatewayTarget): Promise<{ cpuUs: number; requests: number | undefined }> {
+  if (target.meterUrl) return readCpu(target.meterUrl);
+  return { cpuUs: target.pid === undefined ? Number.NaN : procCpuUs(target.pid), requests: undefined };
+}
+
+/**
+ * autocannon at `connections` for `seconds` against `target`'s chat completions, with the server's CPU
+ * per request read around the run (its own meter, or /proc for a server that has none).
+ */
+export async function loadTarget(
+  target: GatewayTarget,
+  mode: ChatMode,
+  connections: number,
+  seconds: number,
+): Promise<LoadRun> {
+  const before = await cpuReading(target);
+  const result = await autocannon({
+    url: `${target.url}${CHAT_PATH}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...target.headers },
+    body: CHAT_BODIES[mode],
+    connections,
+    duration: seconds,
+  });
+  await sleep(SETTLE_MS);
+  const after = await cpuReading(target);
+  const served = result.requests.total;
+  const cpuUs =
+    before.requests === undefined || after.requests === undefined
+      ? (after.cpuUs - before.cpuUs) / Math.max(1, served)
+      : cpuUsPerRequest(
+          before as { cpuUs: number; requests: number },
+          after as { cpuUs: number; requests: number },
+        );
+  return {
+    rps: served / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUs,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
+}

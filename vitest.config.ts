@@ -16,7 +16,8 @@ export default defineConfig({
     // one run for both packages: the library's tests (test/) and the proxy's (proxy/test/)
     include: ['test/**/*.test.ts', 'proxy/test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 15_000,
+    // a test that opens an embedded database (PGlite) in its body needs seconds on a busy machine
+    testTimeout: 30_000,
     // starting an embedded database (PGlite) takes seconds, and longer on a loaded machine
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,5 +1,5 @@
 import type { CallRecords } from '../../records/call-records.js';
-import type { Call, Handler, Layer } from '../call.js';
+import type { Call, Handler, Layer, Step } from '../call.js';
 import { failedRecord, settledRecord } from '../observability/router-record.js';
 
 export interface RecordsDeps {
@@ -15,8 +15,8 @@ export interface RecordsDeps {
 export function recordsLayer(deps: RecordsDeps): Layer {
   const { records, now } = deps;
   return (next: Handler) =>
-    <T>(call: Call<T>) =>
-      next(call).then(
+    <T>(call: Call<T>, step: Step) =>
+      next(call, step).then(
         (routed) => {
           const settle = routed.settle;
           let recorded = false;
@@ -24,12 +24,12 @@ export function recordsLayer(deps: RecordsDeps): Layer {
             settle(s);
             if (recorded) return;
             recorded = true;
-            records.add(settledRecord(call, routed, s, now()));
+            records.add(settledRecord(call, step.trace, routed, s, now()));
           };
           return routed;
         },
         (error: unknown) => {
-          records.add(failedRecord(call, error, now()));
+          records.add(failedRecord(call, step.trace, error, now()));
           throw error;
         },
       );

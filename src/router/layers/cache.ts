@@ -89,6 +89,8 @@ function recorded(opened: OpenedStream, done: (answer: ChatCompletion | undefine
  * on, and its answer is kept when it is complete and successful (never an error, a cut stream or a
  * filtered answer). Identical misses in flight at once make one upstream call: the others wait for its
  * answer. Per request, `cache: { 'no-cache', 'no-store', ttl, namespace }` and `caching: false` apply.
+ * A hit from a group the caller's `allowModel` refuses (a fallback's answer) is a miss for that caller:
+ * checked on the hit, since the key cannot know who will ask.
  */
 export function cacheLayer(deps: CacheLayerDeps): Layer {
   const { answers, flights, outcomes, now } = deps;
@@ -97,6 +99,8 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
     const entry = JSON.parse(json) as Entry;
     const endpoint = deps.endpointOf(entry.model_id) ?? step.group.endpoints[0];
     if (!endpoint) return undefined;
+    // an answer a fallback gave from a group this caller may not reach is not replayed to it: a miss
+    if (call.allowModel !== undefined && !call.allowModel(endpoint.deployment.modelName)) return undefined;
     const result = (
       call.stream ? replayed(replayChunks(entry.response as ChatCompletion)) : entry.response
     ) as T;

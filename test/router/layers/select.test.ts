@@ -194,6 +194,15 @@ describe('select layer', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
+  it('never waits for a slot on a hedge step: it runs now or not at all', async () => {
+    const full = endpoint('full', { parallelLimit: 1 });
+    const { select, call, limiter } = setUp([full], { limited: true });
+    limiter.tryAcquire('full', 1);
+    const started = performance.now();
+    await expect(select(call(), { hedge: true })).rejects.toBeInstanceOf(RateLimitError);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("stops waiting for a slot when the caller aborts, with the caller's reason", async () => {
     const full = endpoint('full', { parallelLimit: 1 });
     const { select, call, limiter } = setUp([full], { limited: true });

@@ -9,8 +9,9 @@ export interface RecordsDeps {
 
 /**
  * One call record per call (`callbacks` destinations): made when the call settles (for streams: when
- * the stream ends) or fails, and handed to the destinations' queues, which send it later. Outermost,
- * so a call's record covers its fallbacks, hedges and cache hit.
+ * the stream ends) or fails, and handed to the destinations' queues, which send it later. Right inside
+ * the trace layer (whose trace id the record names, from the step), above everything else, so a call's
+ * record covers its fallbacks, hedges and cache hit.
  */
 export function recordsLayer(deps: RecordsDeps): Layer {
   const { records, now } = deps;

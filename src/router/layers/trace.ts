@@ -41,7 +41,8 @@ function finish<T>(trace: CallTrace, call: Call<T>, routed: Routed<T>, s: Settle
  * One span per call (`{operation} {model}`, GenAI semantic conventions), the parent of one span per
  * attempt (those are made from the outcome channel). It ends when the call settles (for streams: when
  * the stream ends) or fails. With no OpenTelemetry SDK registered the tracer hands out a span that
- * records nothing, and the call goes on untouched. Outermost in the call path, so a cache hit is seen and call records carry the trace id.
+ * records nothing, and the call goes on untouched. Outermost in the call path, so a cache hit is seen
+ * and call records (the next layer) carry the trace id.
  */
 export function traceLayer(deps: TraceDeps): Layer {
   const { tracer, now } = deps;

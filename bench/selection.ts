@@ -17,7 +17,15 @@ import { BUILT_IN_STRATEGIES } from '../src/config/settings-schema.js';
 import { CooldownTracker } from '../src/cooldown/cooldown-tracker.js';
 import { NoDeploymentsAvailableError } from '../src/errors/classes.js';
 import { createProviderRegistry } from '../src/providers/registry.js';
-import type { Call, Handler, Routed } from '../src/router/call.js';
+import {
+  type Call,
+  type CallPath,
+  firstStep,
+  type Handler,
+  newHistory,
+  type Routed,
+  type Step,
+} from '../src/router/call.js';
 import { DeploymentRegistry } from '../src/router/deployment-registry.js';
 import { selectLayer } from '../src/router/layers/select.js';
 import { MemoryStore } from '../src/stores/memory-store.js';
@@ -102,7 +110,7 @@ class PipelinedStore implements Store {
 
 interface Bench {
   strategy: RoutingStrategy;
-  select: Handler;
+  select: CallPath;
   call(): Call<string>;
   group: ModelGroup;
 }
@@ -136,8 +144,8 @@ function benchOf(name: string, group: ModelGroup, store: Store, shared: boolean)
     });
     for (let k = 0; k < i % 3; k++) limiter.tryAcquire(d.deployment.id, undefined);
   }
-  const next: Handler = async <T>(call: Call<T>): Promise<Routed<T>> => {
-    const endpoint = call.endpoint!;
+  const next: Handler = async <T>(_call: Call<T>, step: Step): Promise<Routed<T>> => {
+    const endpoint = step.endpoint!;
     const { deployment } = endpoint;
     limiter.release(deployment.id);
     strategy.onOutcome?.({
@@ -152,7 +160,7 @@ function benchOf(name: string, group: ModelGroup, store: Store, shared: boolean)
     clock += 1;
     return { result: '' as T, endpoint, attempts: 1, startMs: 0, firstMs: 0, settle() {} };
   };
-  const select = selectLayer(
+  const layer = selectLayer(
     {
       tracker,
       limiter,
@@ -164,11 +172,13 @@ function benchOf(name: string, group: ModelGroup, store: Store, shared: boolean)
     },
     { limited: true, weightedFailover: () => false },
   )(next);
+  const select: CallPath = (call) => layer(call, firstStep(call));
   const request = { model: 'bench', messages: [{ role: 'user', content: 'hello' }] };
   const call = (): Call<string> => ({
     kind: 'chat',
     startMs: clock,
     model: 'bench',
+    group,
     request,
     stream: false,
     signal: undefined,
@@ -182,18 +192,7 @@ function benchOf(name: string, group: ModelGroup, store: Store, shared: boolean)
     timeoutMs: undefined,
     dropParams: false,
     mockResponse: undefined,
-    attempts: 0,
-    failures: [],
-    excluded: undefined,
-    timedOut: undefined,
-    hedge: false,
-    group,
-    tier: group.tiers[0]!,
-    admits: undefined,
-    strategy: undefined,
-    backoff: undefined,
-    endpoint: undefined,
-    trace: undefined,
+    history: newHistory(),
   });
   return { strategy, select, call, group };
 }

@@ -3,7 +3,7 @@ import type { ResolvedSettings } from '../config/settings-schema.js';
 import type { Logger } from '../logging/logger.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { ModelGroup } from '../types/index.js';
-import type { Handler, Layer } from './call.js';
+import { type CallPath, firstStep, type Handler, type Layer } from './call.js';
 import type { DeploymentRegistry } from './deployment-registry.js';
 import { attemptLayer } from './layers/attempt.js';
 import { cacheLayer } from './layers/cache.js';
@@ -95,16 +95,17 @@ function execute(ctx: PathContext): Handler {
  */
 export const CALL_PATH: readonly PathLayer[] = [
   {
-    // outermost of all: one record per call, whatever happened inside
-    name: 'records',
-    on: (ctx) => destinationsOf(ctx.settings.callbacks).length > 0,
-    build: (ctx) => recordsLayer({ records: ctx.runtime.records, now: ctx.runtime.now }),
-  },
-  {
-    // the call's span covers mirroring, the cache and every attempt
+    // outermost of all: the call's span covers the record, mirroring, the cache and every attempt, and
+    // hands its trace down (the record names its trace id)
     name: 'trace',
     on: always,
     build: (ctx) => traceLayer({ tracer: ctx.runtime.tracer, now: ctx.runtime.now }),
+  },
+  {
+    // one record per call, whatever happened inside
+    name: 'records',
+    on: (ctx) => destinationsOf(ctx.settings.callbacks).length > 0,
+    build: (ctx) => recordsLayer({ records: ctx.runtime.records, now: ctx.runtime.now }),
   },
   {
     name: 'mirror',
@@ -205,9 +206,10 @@ export function layersOn(ctx: PathContext): string[] {
 }
 
 /** The call path of a config: the layers it turns on around `execute`, composed once. */
-export function composeCallPath(ctx: PathContext): Handler {
-  return composeLayers(
+export function composeCallPath(ctx: PathContext): CallPath {
+  const handler = composeLayers(
     CALL_PATH.filter((l) => l.on(ctx)),
     ctx,
   );
+  return (call) => handler(call, firstStep(call));
 }

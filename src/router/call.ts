@@ -8,15 +8,39 @@ import type { CallTrace } from './observability/call-trace.js';
 /** The pre-call checks of one call on one group: which endpoints may serve it. */
 export type Admits = (endpoint: Endpoint) => boolean;
 
-/** One call as it moves through the layers. Layers set the cursor fields (`group`, `tier`, `endpoint`). */
+/**
+ * What the call has done so far: shared by every runner of the call (a hedge's race included), so
+ * nothing is copied or merged back. Only the attempt layer writes it.
+ */
+export interface History {
+  /** Upstream attempts made so far. */
+  attempts: number;
+  /** Every failed attempt's error, oldest first. */
+  readonly failures: RouterError[];
+  /** Deployments that failed this call (`metadata._failover_excluded_ids`). */
+  excluded: Set<string> | undefined;
+  /** Deployments that timed out this call: never tried again by it. */
+  timedOut: Set<string> | undefined;
+  /** The endpoint of the latest attempt: what a call that failed names. */
+  endpoint: Endpoint | undefined;
+}
+
+/**
+ * The facts of one call, fixed when it starts: no layer changes them. What the layers decide on the
+ * way down (the group tried, its tier, a backoff, the endpoint) is handed to the next as a `Step`; what
+ * the attempts did is kept in `history`.
+ */
 export interface Call<T> {
   /** What is asked: a chat, embeddings, a text completion or images. */
   readonly kind: CacheKind;
   /** The model the caller asked for. */
   readonly model: string;
+  /** The group the request names (a fallback is a `Step`'s group, not this). */
+  readonly group: ModelGroup;
   /** The caller's request as given (router fields included). */
   readonly request: Readonly<Record<string, unknown>>;
   readonly stream: boolean;
+  /** The caller's signal (a hedge's runner has its own: `Step.signal`). */
   readonly signal: AbortSignal | undefined;
   /** The caller's `CallControl.allowModel`: which groups the call may move to. */
   readonly allowModel: ((model: string) => boolean) | undefined;
@@ -40,14 +64,8 @@ export interface Call<T> {
   readonly dropParams: boolean;
   /** The request's `mock_response`, over a deployment's. */
   readonly mockResponse: string | undefined;
-  /** Upstream attempts made so far. */
-  attempts: number;
-  /** Every failed attempt's error, oldest first. */
-  readonly failures: RouterError[];
-  /** Deployments that failed this call (`metadata._failover_excluded_ids`). */
-  excluded: Set<string> | undefined;
-  /** Deployments that timed out this call: never tried again by it. */
-  timedOut: Set<string> | undefined;
+  /** What the attempts did so far (the attempt layer writes it). */
+  readonly history: History;
   /**
    * The endpoints this call may use at all, in every group it tries; unset: any. A stream's
    * continuation (`stream_resume`) may use only those that support assistant prefill.
@@ -61,21 +79,50 @@ export interface Call<T> {
   readonly spent?: (() => boolean) | undefined;
   /** This call continues a broken stream (`stream_resume`): its fallbacks are told as part of that. */
   readonly resumed?: boolean;
-  /** This copy of the call races an earlier attempt (`hedge_after`): its attempts are hedges. */
-  readonly hedge: boolean;
+}
+
+/**
+ * What the layers above decided for the rest of the way down, handed to `next` as a value: a layer
+ * that decides something passes `{ ...step, what: it }`, one that does not passes the step it got.
+ */
+export interface Step {
   /** The group being tried (the requested one, then fallbacks). */
-  group: ModelGroup;
-  tier: Tier;
-  /** Pre-call checks for the current group, when on. */
-  admits: Admits | undefined;
-  /** The strategy choosing in the current group. */
-  strategy: RoutingStrategy | undefined;
-  /** Set by the retry layer: how long to wait before trying a deployment again. */
-  backoff: Backoff | undefined;
-  /** The endpoint chosen for the current attempt. */
-  endpoint: Endpoint | undefined;
+  readonly group: ModelGroup;
+  readonly tier: Tier;
+  /** Pre-call checks (and tag, price filters) for the current group, when on. */
+  readonly admits: Admits | undefined;
+  /** The strategy choosing in the current group (set by select). */
+  readonly strategy: RoutingStrategy | undefined;
+  /** Planned by the retry layer: how long to wait before trying a deployment again. */
+  readonly backoff: Backoff | undefined;
+  /** The endpoint chosen for this attempt (set by select). */
+  readonly endpoint: Endpoint | undefined;
   /** The call's span, set by the trace layer when an OpenTelemetry SDK records it. */
-  trace: CallTrace | undefined;
+  readonly trace: CallTrace | undefined;
+  /** This attempt's signal: the caller's, or a hedge runner's own (aborted when another wins). */
+  readonly signal: AbortSignal | undefined;
+  /** This attempt races an earlier one (`hedge_after`): it runs now or not at all, never waits. */
+  readonly hedge: boolean;
+}
+
+/** The step a call starts with: its requested group, that group's first tier, nothing decided. */
+export function firstStep(call: Call<unknown>): Step {
+  return {
+    group: call.group,
+    tier: call.group.tiers[0]!,
+    admits: undefined,
+    strategy: undefined,
+    backoff: undefined,
+    endpoint: undefined,
+    trace: undefined,
+    signal: call.signal,
+    hedge: false,
+  };
+}
+
+/** A new, empty history. */
+export function newHistory(): History {
+  return { attempts: 0, failures: [], excluded: undefined, timedOut: undefined, endpoint: undefined };
 }
 
 /** One of the executor's operations (chat, a chat stream, embeddings, ...) as the execute layer runs it. */
@@ -133,11 +180,14 @@ export interface Routed<T> {
  * Runs a call from some layer down. It fails by rejecting, never by throwing: layers (retry, the
  * router's failure bookkeeping) attach their handlers to the promise `next` returns.
  */
-export type Handler = <T>(call: Call<T>) => Promise<Routed<T>>;
+export type Handler = <T>(call: Call<T>, step: Step) => Promise<Routed<T>>;
+
+/** A composed call path as the router runs it: from a call's first step. */
+export type CallPath = <T>(call: Call<T>) => Promise<Routed<T>>;
 
 /**
  * Wraps the rest of the call path: each concern is one layer (`(next) => handler`), composed once per
- * config. An async layer writes `return await next(call)`: an async function that returns a promise
+ * config. An async layer writes `return await next(call, step)`: an async function that returns a promise
  * as is adopts it through an extra job and promise, a cost every call would pay.
  */
 export type Layer = (next: Handler) => Handler;
@@ -152,6 +202,6 @@ export function compose(layers: readonly Layer[], end: Handler): Handler {
 /** The call's final error, given the failures before it as `attempts` (when it has none yet). */
 export function withAttempts(call: Call<unknown>, err: unknown): unknown {
   if (RouterError.isInstance(err) && err.attempts.length === 0)
-    err.attempts = call.failures.filter((f) => f !== err);
+    err.attempts = call.history.failures.filter((f) => f !== err);
   return err;
 }

@@ -15,7 +15,7 @@ import { type CustomRoutingStrategy, customStrategy } from '../strategies/custom
 import { STRATEGIES } from '../strategies/index.js';
 import type { RoutingStrategy, StrategyArgs } from '../strategies/strategy.js';
 import type { DeploymentConfig, DeploymentEntry, ModelGroup } from '../types/index.js';
-import type { Handler } from './call.js';
+import type { CallPath } from './call.js';
 import { composeCallPath } from './call-path.js';
 import { DeploymentRegistry } from './deployment-registry.js';
 import type { MirrorRule } from './layers/mirror.js';
@@ -36,7 +36,7 @@ export interface RouterConfig {
   /** Where the router logs under these settings. */
   readonly logger: Logger;
   /** The call path (call-path.ts): the layers these settings turn on, around `execute`. */
-  readonly handler: Handler;
+  readonly handler: CallPath;
   /** Whether calls of a group, chosen by this strategy, count their requests and tokens per minute. */
   countsUsage(group: ModelGroup, strategy: RoutingStrategy | undefined): boolean;
 }

@@ -380,11 +380,13 @@ export class RouterRuntime {
   callFailed(call: Call<unknown>, error: unknown): void {
     const alerting = this.#current?.().settings.alerting_config;
     if (!alerting) return;
-    const { model, stream, signal, attempts, failures, startMs } = call;
-    const facts = { model, group: call.group.name, stream, signal, attempts, failures, startMs };
+    const { model, stream, signal, startMs } = call;
+    const { attempts, failures, endpoint } = call.history;
+    // the group of the last attempt (a fallback's), else the one asked for
+    const group = endpoint?.deployment.modelName ?? call.group.name;
+    const facts = { model, group, stream, signal, attempts, failures, startMs };
     const alert = failedCallAlert(facts, error, this.now());
-    if (alert)
-      this.#alerter.raise(alert, [call.endpoint?.target.apiKey, ...(call.endpoint?.target.secrets ?? [])]);
+    if (alert) this.#alerter.raise(alert, [endpoint?.target.apiKey, ...(endpoint?.target.secrets ?? [])]);
   }
 
   /** Queues one line for the alerting webhook, with no `alert` event (`Router.sendAlert`). */

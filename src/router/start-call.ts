@@ -2,7 +2,7 @@ import { BadRequestError, PermissionDeniedError } from '../errors/classes.js';
 import type { CallOptions } from '../providers/shared/provider-adapter.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import type { Endpoint, ModelGroup, RouterRequestFields } from '../types/index.js';
-import type { Call, Operation } from './call.js';
+import { type Call, newHistory, type Operation } from './call.js';
 import { providerBody } from './request-fields.js';
 import type { RouterConfig } from './router-config.js';
 import type { RequestKind } from './validate-request.js';
@@ -116,6 +116,7 @@ export function startCall<B extends RoutableRequest, T>(
   return {
     kind: start.kind,
     model: request.model,
+    group,
     request,
     stream,
     signal: start.signal,
@@ -133,17 +134,6 @@ export function startCall<B extends RoutableRequest, T>(
     timeoutMs,
     dropParams: request.drop_params ?? settings.drop_params,
     mockResponse: request.mock_response,
-    attempts: 0,
-    failures: [],
-    excluded: undefined,
-    timedOut: undefined,
-    hedge: false,
-    group,
-    tier: group.tiers[0]!,
-    admits: undefined,
-    strategy: undefined,
-    backoff: undefined,
-    endpoint: undefined,
-    trace: undefined,
+    history: newHistory(),
   };
 }

@@ -1,17 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AlertEvent, ConfigError, type Logger, Router, type RouterSettings } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { deployment, firstChoice, USER } from '../resilience/helpers.js';
 import { startWebhookSink, type WebhookSink } from './webhook-sink.js';
 
-let mock: MockProvider;
+const mock = useMock();
 let sink: WebhookSink;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
 beforeEach(async () => {
-  mock.reset();
   sink = await startWebhookSink();
 });
 afterEach(() => sink.close());

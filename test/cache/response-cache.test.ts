@@ -200,6 +200,29 @@ describe('response cache', () => {
     expect(second.data.length).toBe(1);
   });
 
+  it('does not replay an answer from a fallback group to a caller whose allowModel refuses that group', async () => {
+    mock.setBehavior('/m1', { status: 500 });
+    mock.setBehavior('/p1', { content: 'premium answer' });
+    const router = new Router([deployment(mock, 'm1', {}, 'm'), deployment(mock, 'p1', {}, 'premium')], {
+      cache_responses: true,
+      num_retries: 0,
+      disable_cooldowns: true,
+      fallbacks: [{ m: ['premium'] }],
+    });
+    const ask = (control?: { allowModel: (model: string) => boolean }) =>
+      router.acompletion({ model: 'm', messages: USER }, control);
+    const open = await ask();
+    mock.setBehavior('/m1', { content: 'm answer' });
+    const restricted = await ask({ allowModel: (model) => model !== 'premium' });
+    const again = await ask();
+    await router.close();
+    expect(open._hidden_params.model_id).toBe('p1');
+    expect(restricted.choices[0]?.message.content).toBe('m answer');
+    expect(restricted._hidden_params).toMatchObject({ cache_hit: false, model_id: 'm1' });
+    // a caller who may reach both is served from the cache as before
+    expect(again._hidden_params.cache_hit).toBe(true);
+  });
+
   it('rejects unknown cache_kwargs at construction', () => {
     expect(() => cached({ cache_kwargs: { tll: 5 } as never })).toThrow(/tll/);
   });

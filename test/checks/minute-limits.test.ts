@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConcurrencyLimiter } from '../../src/checks/concurrency-limiter.js';
 import { secondsToNextMinute, underLimits } from '../../src/checks/minute-limits.js';
 import { UsageCounters } from '../../src/checks/usage-counters.js';
 import { MemoryStore, NoDeploymentsAvailableError, Router, type Store } from '../../src/index.js';
 import { candidatePool } from '../../src/router/candidates.js';
-import {
-  type MockProvider,
-  seededRandom,
-  startMockProvider,
-  testDeployment,
-} from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { seededRandom, testDeployment } from '../../src/testing/index.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { endpoint, group, NOW, tracker } from '../router/layers/fixtures.js';
 import { fakeClock } from '../strategies/helpers.js';
 
@@ -101,12 +96,7 @@ describe('UsageCounters', () => {
 });
 
 describe('per-minute limits as a pre-call check', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  beforeEach(() => mock.reset());
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   const served = async (router: Router, calls: number) => {
     const ids: string[] = [];

@@ -6,18 +6,16 @@ import { generalSettingsSchema } from '../../proxy/src/config/general-settings.j
 import { loadConfigFile } from '../../src/config/config-file.js';
 import { ConfigError } from '../../src/errors/config-error.js';
 import { Router } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { acmeAdapter } from '../providers/acme-adapter.js';
 
 let dir: string;
-let mock: MockProvider;
+const mock = useMock();
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-config-'));
-  mock = await startMockProvider();
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
-  await mock.close();
 });
 
 async function file(name: string, text: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ChatCompletionStream, type DeploymentConfig, Router } from '../../src/index.js';
-import { type MockBehavior, type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { USER } from '../helpers.js';
+import type { MockBehavior } from '../../src/testing/index.js';
+import { USER, useMock } from '../helpers.js';
 
 // List prices (dollars per million tokens) of the catalog in package-lock (genai-prices 0.1.8), as the
 // providers' pricing pages give them: input, cache read, cache write (5 minutes), output.
@@ -12,12 +12,7 @@ const GEMINI_2_5_FLASH = { input: 0.3, read: 0.03, output: 2.5 };
 const M = 1e6;
 
 describe('every part of usage at its own price', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  beforeEach(() => mock.reset());
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   const at = (path: string, model: string, own: Record<string, number> = {}): DeploymentConfig => ({
     model_name: 'm',

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type ChatCompletionStream, lookupModelPrice, Router } from '../../src/index.js';
 import { supportsReasoning } from '../../src/reasoning/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { FORMATS, streamSuite } from '../streams/helpers.js';
 
 const USAGE = { prompt_tokens: 1000, completion_tokens: 100 };
@@ -54,15 +53,10 @@ describe('the catalog', () => {
 });
 
 describe('response_cost', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
+  const mock = useMock();
   beforeEach(() => {
-    mock.reset();
     mock.setBehavior('/', { usage: USAGE });
   });
-  afterAll(() => mock.close());
 
   // gpt-4o: $2.50 input, $10 output per million tokens
   const mapCost = (USAGE.prompt_tokens * 2.5 + USAGE.completion_tokens * 10) / M;

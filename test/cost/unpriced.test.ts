@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadRequestError, type DeploymentConfig, type Logger, Router } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { deployment, USER, useMock } from '../helpers.js';
 
 interface Line {
   message: string;
@@ -21,15 +20,10 @@ function recordingLogger(): Logger & { warnings: Line[] } {
 }
 
 describe('unpriced deployments', () => {
-  let mock: MockProvider;
+  const mock = useMock();
   const routers: Router[] = [];
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  beforeEach(() => mock.reset());
   afterAll(async () => {
     await Promise.all(routers.map((r) => r.close()));
-    await mock.close();
   });
 
   /** A deployment of a model no catalog prices (a house model behind an OpenAI-compatible server). */
@@ -114,11 +108,7 @@ describe('unpriced deployments', () => {
 });
 
 describe('context windows from the catalog', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   it('keep a prompt off a deployment whose window is too small (pre-call checks)', async () => {
     // gpt-4: 8,192 tokens; gpt-4o: 128,000 (the catalog's windows)

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   AuthenticationError,
@@ -23,7 +23,7 @@ import {
 import { MAX_UPSTREAM_BODY_CHARS } from '../../src/errors/upstream-body.js';
 import { geminiAdapter } from '../../src/providers/gemini/index.js';
 import { openaiAdapter } from '../../src/providers/openai/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { chat, targetOn } from '../providers/openai-family-helpers.js';
 
 const SECRET = 'sk-secret-value-123456';
@@ -188,11 +188,7 @@ describe('upstreamBody', () => {
 });
 
 describe('upstreamBody of a provider answer', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   it('is the error body the provider sent, with the deployment key removed', async () => {
     const body = JSON.stringify({

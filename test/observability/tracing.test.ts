@@ -7,24 +7,20 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { deployment, USER, useMock } from '../helpers.js';
 
 // the SDK is registered globally in this file only: the router finds it through @opentelemetry/api
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-let mock: MockProvider;
+const mock = useMock();
 
 beforeAll(async () => {
   trace.setGlobalTracerProvider(provider);
-  mock = await startMockProvider();
 });
 beforeEach(() => {
   exporter.reset();
-  mock.reset();
 });
 afterAll(async () => {
-  await mock.close();
   await provider.shutdown();
   trace.disable();
 });

@@ -7,8 +7,7 @@ import {
   Router,
   RouterError,
 } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { deployment } from '../helpers.js';
+import { deployment, useMock } from '../helpers.js';
 
 // Request bodies, arbitrary and hostile, through every call of a Router on two healthy deployments of
 // the mock provider. Every call must end, within a bound, in a result or a RouterError (a
@@ -338,19 +337,17 @@ function build(kind: Kind, d: { stream: boolean | undefined; edits: Edit[]; whol
 // ---------------------------------------------------------------------------------------------------
 // the router under test and its bookkeeping
 
-let mock: MockProvider;
+const mock = useMock({ record: false });
 const uncaught: unknown[] = [];
 const onUncaught = (error: unknown) => uncaught.push(error);
 
 beforeAll(async () => {
-  mock = await startMockProvider({ record: false });
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
 });
 afterAll(async () => {
   process.off('uncaughtException', onUncaught);
   process.off('unhandledRejection', onUncaught);
-  await mock.close();
 });
 
 interface Harness {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   AuthenticationError,
@@ -17,13 +17,14 @@ import { anthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
 import type { CallOptions } from '../../src/providers/shared/provider-adapter.js';
-import { type MockBehavior, type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import type { MockBehavior } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { anthropicTarget } from './anthropic-helpers.js';
 
 const KEY = 'sk-ant-secret-key-abcdef';
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/anthropic/${name}`, import.meta.url), 'utf8');
-let mock: MockProvider;
+const mock = useMock();
 const http = new HttpClient();
 const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
 const target = () => anthropicTarget(`${mock.url}/e`, { apiKey: KEY });
@@ -58,13 +59,8 @@ const rawError = (status: number, name: string, headers: Record<string, string> 
   raw: { status, headers: { 'content-type': 'application/json', ...headers }, body: fixture(name) },
 });
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await http.close();
-  await mock.close();
 });
 
 describe('Anthropic errors from real bodies', () => {

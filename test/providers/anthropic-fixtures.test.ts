@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type ChatCompletionChunk, ServiceUnavailableError } from '../../src/index.js';
 import { anthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
 import type { CallOptions } from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { anthropicTarget } from './anthropic-helpers.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/anthropic/${name}`, import.meta.url), 'utf8');
-let mock: MockProvider;
+const mock = useMock();
 const http = new HttpClient();
 const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
 const target = () => anthropicTarget(`${mock.url}/f`, { apiKey: 'sk-ant-fixture-0000' });
@@ -44,13 +44,8 @@ const text = (chunks: ChatCompletionChunk[]) =>
     .map((d) => d.content ?? '')
     .join('');
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await http.close();
-  await mock.close();
 });
 
 describe('Anthropic fixtures: messages', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll } from 'vitest';
 import type { ChatCompletionChunk, ChatCompletionRequest, ChatMessage } from '../../src/index.js';
 import { anthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
@@ -8,7 +8,7 @@ import type {
   ProviderAdapter,
   ProviderTarget,
 } from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 
 export const KEY = 'sk-ant-test-key-123456';
 export const USER: ChatMessage[] = [{ role: 'user', content: 'hi' }];
@@ -51,17 +51,10 @@ export function anthropicTarget(
  */
 export function anthropicSuite() {
   const http = new HttpClient();
-  const state = {} as { mock: MockProvider };
-  beforeAll(async () => {
-    state.mock = await startMockProvider();
-  });
-  beforeEach(() => state.mock.reset());
-  afterAll(async () => {
-    await http.close();
-    await state.mock.close();
-  });
+  const mock = useMock();
+  afterAll(() => http.close());
   const target = (prefix = 'a', params: Record<string, unknown> = {}): ProviderTarget =>
-    anthropicTarget(`${state.mock.url}/${prefix}`, { params });
+    anthropicTarget(`${mock.url}/${prefix}`, { params });
   const request = (extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest => ({
     model: 'claude',
     messages: USER,
@@ -83,9 +76,7 @@ export function anthropicSuite() {
     return chunks;
   };
   return {
-    get mock() {
-      return state.mock;
-    },
+    mock,
     target,
     request,
     chat,

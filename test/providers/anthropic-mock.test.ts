@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseSse } from '../../src/providers/shared/sse.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const post = (path: string, body: object) =>
   fetch(`${mock.url}${path}`, {
     method: 'POST',
@@ -18,12 +18,6 @@ async function events(
   return out;
 }
 const MESSAGES = { model: 'claude-x', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
 
 describe('Mock provider: Anthropic format', () => {
   it('answers a Messages request with thinking (signed), redacted thinking, text and tool_use, in that order', async () => {

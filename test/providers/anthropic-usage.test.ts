@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
 import { accumulateChunks } from '../../src/reasoning/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
+const mock = useMock();
 
 const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 

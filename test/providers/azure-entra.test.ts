@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, Router } from '../../src/index.js';
 import { azureAdapter, azureHeaders, EntraTokenCache } from '../../src/providers/azure/index.js';
 import { createProviderRuntime } from '../../src/providers/shared/provider-runtime.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { chat, closeHttp, fixture, OPTIONS, targetOn, USER } from './openai-family-helpers.js';
 
 const SECRET = 'client-secret-value-abc123';
@@ -16,7 +16,7 @@ interface TokenRequest {
   contentType: string | undefined;
 }
 
-let mock: MockProvider;
+const mock = useMock();
 let tokenServer: Server;
 let authority: string;
 let tokenRequests: TokenRequest[] = [];
@@ -26,7 +26,6 @@ let tokenAnswer: { status: number; body: string } = {
 };
 
 beforeAll(async () => {
-  mock = await startMockProvider();
   tokenServer = createServer((req, res) => {
     let text = '';
     req.on('data', (part: Buffer) => {
@@ -46,13 +45,11 @@ beforeAll(async () => {
   authority = `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}`;
 });
 beforeEach(() => {
-  mock.reset();
   tokenRequests = [];
   tokenAnswer = { status: 200, body: fixture('azure', 'entra-token.json') };
 });
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
   await new Promise<void>((resolve) => tokenServer.close(() => resolve()));
 });
 

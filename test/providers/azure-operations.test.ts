@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   BadRequestError,
   type ChatMessage,
@@ -8,7 +8,7 @@ import {
 } from '../../src/index.js';
 import { azureAdapter } from '../../src/providers/azure/index.js';
 import { invokeJson } from '../../src/providers/shared/invoke.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import {
   chat,
   closeHttp,
@@ -21,18 +21,13 @@ import {
   USER,
 } from './openai-family-helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const KEY = 'azure-key-0123456789';
 const target = (params: Record<string, unknown> = {}) =>
   targetOn(mock, azureAdapter, 'my-gpt4o', '/az', { api_key: KEY, api_version: '2024-10-21', ...params });
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 describe('Azure errors', () => {

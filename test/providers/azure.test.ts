@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadRequestError, Router } from '../../src/index.js';
 import { AZURE_DEFAULT_API_VERSION, azureAdapter, azureUrl } from '../../src/providers/azure/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import {
   chat,
   closeHttp,
@@ -14,19 +14,14 @@ import {
   USER,
 } from './openai-family-helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const KEY = 'azure-key-0123456789';
 const target = (params: Record<string, unknown> = {}) =>
   targetOn(mock, azureAdapter, 'my-gpt4o', '/az', { api_key: KEY, api_version: '2024-10-21', ...params });
 const chatPath = '/az/openai/deployments/my-gpt4o/chat/completions?api-version=2024-10-21';
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 describe('Azure requests', () => {

@@ -2,17 +2,17 @@ import { createHash } from 'node:crypto';
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/index.js';
 import { bedrockAdapter } from '../../src/providers/bedrock/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson } from '../../src/providers/shared/invoke.js';
 import type { CallOptions, ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
 import type { MockRequest } from '../../src/testing/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { bedrockTarget, CLAUDE, KEYS } from '../fixtures/bedrock/load.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const http = new HttpClient();
 const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
 const request = { model: 'group', messages: [{ role: 'user' as const, content: 'hi' }] };
@@ -31,11 +31,7 @@ const AWS_ENV = [
 ] as const;
 let savedEnv: Record<string, string | undefined> = {};
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
 beforeEach(() => {
-  mock.reset();
   savedEnv = Object.fromEntries(AWS_ENV.map((k) => [k, process.env[k]]));
   for (const key of AWS_ENV) delete process.env[key];
 });
@@ -47,7 +43,6 @@ afterEach(() => {
 });
 afterAll(async () => {
   await http.close();
-  await mock.close();
 });
 
 /** Re-signs a recorded request with the given keys at its own `x-amz-date`, as AWS would to verify it. */

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { bedrockAdapter, toChatCompletion } from '../../src/providers/bedrock/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson } from '../../src/providers/shared/invoke.js';
 import type { CallOptions, ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { bedrockTarget, CLAUDE, fixture } from '../fixtures/bedrock/load.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const http = new HttpClient();
 const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
 const claude = () => bedrockTarget(`${mock.url}/br`);
@@ -21,13 +21,8 @@ const chat = (target: ProviderTarget, request: Record<string, unknown> = {}) =>
     options,
   );
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await http.close();
-  await mock.close();
 });
 
 describe('Bedrock Converse over HTTP', () => {

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadRequestError, type EmbeddingRequest } from '../../src/index.js';
 import { bedrockAdapter, toEmbeddingResponse } from '../../src/providers/bedrock/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson } from '../../src/providers/shared/invoke.js';
 import type { CallOptions, ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { bedrockTarget, fixture } from '../fixtures/bedrock/load.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const http = new HttpClient();
 const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
 const TITAN = 'amazon.titan-embed-text-v2:0';
@@ -22,13 +22,8 @@ const embed = (model: string, request: Partial<EmbeddingRequest>) =>
     options,
   );
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await http.close();
-  await mock.close();
 });
 
 describe('Bedrock embeddings over InvokeModel', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   BadRequestError,
   ContextWindowExceededError,
@@ -12,10 +12,10 @@ import { bedrockAdapter, readBedrockError } from '../../src/providers/bedrock/in
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson } from '../../src/providers/shared/invoke.js';
 import type { CallOptions, ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { bedrockTarget, CLAUDE, type ErrorFixture, fixture } from '../fixtures/bedrock/load.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const http = new HttpClient();
 const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
 const chat = (target: ProviderTarget = bedrockTarget(`${mock.url}/e`)) =>
@@ -29,13 +29,8 @@ const chat = (target: ProviderTarget = bedrockTarget(`${mock.url}/e`)) =>
   );
 const failure = () => chat().catch((e: unknown) => e);
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await http.close();
-  await mock.close();
 });
 
 describe('Bedrock error answers (recorded shapes)', () => {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ChatCompletionChunk, type DeploymentConfig, Router } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { CLAUDE, KEYS } from '../fixtures/bedrock/load.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const USER = [{ role: 'user' as const, content: 'hello' }];
 
 const deployment = (name: string, model: string, params: Record<string, unknown> = {}): DeploymentConfig => ({
@@ -11,12 +11,6 @@ const deployment = (name: string, model: string, params: Record<string, unknown>
   svc_params: { model: `bedrock/${model}`, api_base: `${mock.url}/${name}`, ...KEYS, ...params },
   model_info: { id: name },
 });
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
 
 describe('Bedrock through the Router', () => {
   it('routes a bedrock/ deployment to Converse and reports provider bedrock', async () => {

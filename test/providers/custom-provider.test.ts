@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   ContextWindowExceededError,
@@ -7,21 +7,15 @@ import {
   Router,
   type RouterError,
 } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { acmeAdapter } from './acme-adapter.js';
 import { chat, stream, targetOn } from './openai-family-helpers.js';
 
 // A user-written adapter served by the mock through its own `mockFormat`, called the way the router
 // calls any adapter (the shared invoke functions).
 describe('a user-written provider adapter (acme/)', () => {
-  let mock: MockProvider;
+  const mock = useMock({ providers: [acmeAdapter] });
   const target = (prefix: string) => targetOn(mock, acmeAdapter, 'acme-large', `/${prefix}`);
-
-  beforeAll(async () => {
-    mock = await startMockProvider({ providers: [acmeAdapter] });
-  });
-  beforeEach(() => mock.reset());
-  afterAll(() => mock.close());
 
   it('is found by its prefix and serves a chat call in its own format', async () => {
     const registry = createProviderRegistry([acmeAdapter]);

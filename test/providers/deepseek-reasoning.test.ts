@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadRequestError, type ChatMessage, Router, ServiceUnavailableError } from '../../src/index.js';
 import { deepseekAdapter } from '../../src/providers/deepseek/index.js';
 import { deepseekReasoningParams } from '../../src/providers/deepseek/reasoning-params.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import {
   chat,
   closeHttp,
@@ -16,17 +16,12 @@ import {
   USER,
 } from './openai-family-helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const target = (params: Record<string, unknown> = {}) =>
   targetOn(mock, deepseekAdapter, 'deepseek-reasoner', '/ds', params);
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 const TOOL_TURN: ChatMessage[] = [

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, ContextWindowExceededError, RateLimitError, Router } from '../../src/index.js';
 import { deepseekAdapter } from '../../src/providers/deepseek/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import {
   chat,
   closeHttp,
@@ -14,17 +14,12 @@ import {
   USER,
 } from './openai-family-helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const target = (params: Record<string, unknown> = {}) =>
   targetOn(mock, deepseekAdapter, 'deepseek-reasoner', '/ds', params);
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 describe('DeepSeek chat prefix completion (an assistant prefix, `prefix: true`)', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { errorFromResponse } from '../../src/errors/map-error.js';
 import {
   AuthenticationError,
@@ -12,17 +12,12 @@ import {
   TimeoutError,
 } from '../../src/index.js';
 import { geminiAdapter, readGoogleError } from '../../src/providers/gemini/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { API_KEY, chat, closeHttp, fixture, geminiTarget, stream } from './gemini-helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
+const mock = useMock();
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 const replayError = (status: number, name: string) =>

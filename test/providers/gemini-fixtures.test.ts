@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { APIConnectionError, ContentPolicyViolationError, ServiceUnavailableError } from '../../src/index.js';
 import { geminiAdapter } from '../../src/providers/gemini/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import {
   chat,
   closeHttp,
@@ -13,14 +13,9 @@ import {
   streamedText,
 } from './gemini-helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
+const mock = useMock();
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 const replay = (name: string) =>

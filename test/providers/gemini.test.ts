@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadRequestError } from '../../src/index.js';
 import { geminiAdapter } from '../../src/providers/gemini/index.js';
 import { invokeJson } from '../../src/providers/shared/invoke.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { API_KEY, chat, closeHttp, geminiTarget, http, options } from './gemini-helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
+const mock = useMock();
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 const WEATHER_TOOL = {

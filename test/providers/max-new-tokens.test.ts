@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, Router } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 let router: Router;
 
 type Body = Record<string, unknown>;
@@ -49,7 +49,6 @@ const FAMILIES = [
 ] as const;
 
 beforeAll(async () => {
-  mock = await startMockProvider();
   router = new Router(
     FAMILIES.flatMap((f) => [
       {
@@ -75,10 +74,8 @@ beforeAll(async () => {
     ]),
   );
 });
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await router.close();
-  await mock.close();
 });
 
 const USER = [{ role: 'user' as const, content: 'hi' }];

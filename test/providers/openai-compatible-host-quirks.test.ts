@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadRequestError } from '../../src/index.js';
 import { BUILT_IN_PROVIDERS } from '../../src/providers/registry.js';
 import type { ProviderAdapter } from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { chat, closeHttp, OPTIONS, sentMessages, stream, targetOn, USER } from './openai-family-helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
+const mock = useMock();
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 const host = (name: string): ProviderAdapter => BUILT_IN_PROVIDERS.adapterFor(name)!;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   type ChatCompletionChunk,
@@ -11,9 +11,9 @@ import { openaiAdapter } from '../../src/providers/openai/adapter.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
 import type { CallOptions, ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const http = new HttpClient();
 const options: CallOptions = { timeoutMs: 2000, streamTimeoutMs: 2000 };
 const target = (prefix = 'p'): ProviderTarget => ({
@@ -50,13 +50,8 @@ const stream = async (t = target(), o = options) => {
   return chunks;
 };
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await http.close();
-  await mock.close();
 });
 
 describe('OpenAI-compatible chat', () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadRequestError, type ChatMessage, Router } from '../../src/index.js';
 import { openaiAdapter } from '../../src/providers/openai/adapter.js';
 import { openaiModelReasons, openaiReasoningParams } from '../../src/providers/openai/reasoning-params.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import {
   chat,
   closeHttp,
@@ -16,18 +16,13 @@ import {
   USER,
 } from './openai-family-helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const target = (model = 'o3', params: Record<string, unknown> = {}) =>
   targetOn(mock, openaiAdapter, model, '/oa/v1', params);
 const dropping = { ...OPTIONS, dropParams: true };
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 describe('OpenAI reasoning_effort', () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadRequestError, type ChatMessage, InternalServerError } from '../../src/index.js';
 import { openrouterAdapter } from '../../src/providers/openrouter/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import {
   chat,
   closeHttp,
@@ -15,19 +15,14 @@ import {
   USER,
 } from './openai-family-helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const CLAUDE = 'anthropic/claude-sonnet-4';
 const target = (model = CLAUDE, params: Record<string, unknown> = {}) =>
   targetOn(mock, openrouterAdapter, model, '/or/api/v1', params);
 const SIGNATURE = 'EqQBCgIYAhIMsig==';
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 describe('OpenRouter reasoning in answers', () => {

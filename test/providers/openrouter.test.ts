@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   ContentPolicyViolationError,
   ContextWindowExceededError,
@@ -7,22 +7,17 @@ import {
 } from '../../src/index.js';
 import { openrouterAdapter, openrouterHeaders } from '../../src/providers/openrouter/index.js';
 import { openrouterReasoningParams } from '../../src/providers/openrouter/reasoning-params.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { chat, closeHttp, jsonRaw, TOOLS, targetOn, USER } from './openai-family-helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const CLAUDE = 'anthropic/claude-sonnet-4';
 const target = (model = CLAUDE, params: Record<string, unknown> = {}) =>
   targetOn(mock, openrouterAdapter, model, '/or/api/v1', params);
 const _SIGNATURE = 'EqQBCgIYAhIMsig==';
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 describe('OpenRouter requests', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
@@ -16,19 +16,14 @@ import type {
   ProviderAdapter,
   ProviderTarget,
 } from '../../src/providers/shared/provider-adapter.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import { bedrockTarget } from '../fixtures/bedrock/load.js';
+import { useMock } from '../helpers.js';
 import { geminiTarget } from './gemini-helpers.js';
 import { closeHttp, http, OPTIONS, targetOn } from './openai-family-helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
+const mock = useMock();
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 /** A 200 answer with this JSON body. */

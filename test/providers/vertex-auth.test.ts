@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/index.js';
 import { vertexAdapter } from '../../src/providers/vertex_ai/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { chat, closeHttp } from './gemini-helpers.js';
 import {
   jwtClaims,
@@ -14,20 +14,17 @@ import {
   vertexTarget,
 } from './vertex-helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 let tokens: TokenServer;
 const dir = mkdtempSync(join(tmpdir(), 'vertex-auth-'));
 beforeAll(async () => {
-  mock = await startMockProvider();
   tokens = await startTokenServer('ya29.from-local-token-endpoint');
 });
 beforeEach(() => {
-  mock.reset();
   tokens.grants.length = 0;
 });
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
   await tokens.close();
   rmSync(dir, { recursive: true, force: true });
 });

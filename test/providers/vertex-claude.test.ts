@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type ChatCompletion, Router, ServiceUnavailableError } from '../../src/index.js';
 import { vertexAdapter } from '../../src/providers/vertex_ai/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { chat, closeHttp, fixture, stream, streamedReasoning, streamedText } from './gemini-helpers.js';
 import { vertexTarget } from './vertex-helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
+const mock = useMock();
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 const CLAUDE = 'claude-sonnet-4-5@20250929';

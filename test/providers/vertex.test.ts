@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   BadRequestError,
   type ChatCompletion,
@@ -7,18 +7,13 @@ import {
   Router,
 } from '../../src/index.js';
 import { vertexAdapter, vertexApiBase } from '../../src/providers/vertex_ai/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { chat, closeHttp, fixture, stream, streamedText } from './gemini-helpers.js';
 import { vertexTarget } from './vertex-helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
+const mock = useMock();
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 const GEMINI_PATH =

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadRequestError, type ChatMessage, Router } from '../../src/index.js';
 import { xaiAdapter } from '../../src/providers/xai/index.js';
 import { xaiReasoningParams } from '../../src/providers/xai/reasoning-params.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import {
   chat,
   closeHttp,
@@ -18,18 +18,13 @@ import {
   USER,
 } from './openai-family-helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 const target = (model = 'grok-3-mini', params: Record<string, unknown> = {}) =>
   targetOn(mock, xaiAdapter, model, '/x/v1', params);
 const dropping = { ...OPTIONS, dropParams: true };
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
 afterAll(async () => {
   await closeHttp();
-  await mock.close();
 });
 
 describe('xAI requests', () => {

@@ -1,21 +1,16 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { deployment, USER, useMock } from '../helpers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 let dir: string;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-records-'));
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
-afterAll(() => mock.close());
 
 const lines = async (path: string) =>
   (await readFile(path, 'utf8'))

@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { type Receiver, startHangingReceiver } from '../support/receivers.js';
 
-let mock: MockProvider;
+const mock = useMock();
 let hanging: Receiver;
 beforeAll(async () => {
-  mock = await startMockProvider();
   hanging = await startHangingReceiver();
 });
 afterAll(async () => {
-  await mock.close();
   await hanging.close();
 });
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { type Receiver, startReceiver, until } from '../support/receivers.js';
 
 interface KeyValue {
@@ -31,18 +30,15 @@ const spansOf = (collector: Receiver): Span[] =>
     (JSON.parse(r.body) as Export).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)),
   );
 
-let mock: MockProvider;
+const mock = useMock();
 let collector: Receiver;
 beforeAll(async () => {
-  mock = await startMockProvider();
   collector = await startReceiver();
 });
 beforeEach(() => {
-  mock.reset();
   collector.received.length = 0;
 });
 afterAll(async () => {
-  await mock.close();
   await collector.close();
 });
 

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ConfigError,
   type DeploymentConfig,
@@ -12,7 +12,7 @@ import {
   type RouterErrorEvent,
   type RouterSettings,
 } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 import { ask, deployment, firstChoice } from '../resilience/helpers.js';
 import { closedPort, startBlackHole, startProxy } from '../support/tcp-faults.js';
 import { flushNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
@@ -21,16 +21,11 @@ const namespace = uniqueNamespace('router');
 const onRedis: RouterSettings = { redis_url: REDIS_URL, cache_kwargs: { namespace } };
 const PASSWORD = 'hunter2-redis-secret';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
+const mock = useMock();
 beforeEach(async () => {
-  mock.reset();
   await flushNamespace(namespace);
 });
 afterAll(async () => {
-  await mock.close();
   await flushNamespace(namespace);
 });
 

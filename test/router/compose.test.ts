@@ -1,7 +1,7 @@
 import { EventEmitter } from 'eventemitter3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RouterSettings } from '../../src/config/settings-schema.js';
-import { type Call, compose, type Handler, type Layer } from '../../src/router/call.js';
+import { type Call, compose, firstStep, type Handler, type Layer, type Step } from '../../src/router/call.js';
 import { buildRouterConfig } from '../../src/router/router-config.js';
 import type { RouterEvents } from '../../src/router/router-events.js';
 import { RouterRuntime } from '../../src/router/runtime.js';
@@ -13,26 +13,26 @@ describe('compose', () => {
   const noting =
     (name: string, trail: string[]): Layer =>
     (next) =>
-    async (call) => {
+    async (call, step) => {
       trail.push(`${name} in`);
-      const result = await next(call);
+      const result = await next(call, step);
       trail.push(`${name} out`);
       return result;
     };
   const end =
     (trail: string[]): Handler =>
-    async <T>(call: Call<T>) => {
+    async <T>(call: Call<T>, step: Step) => {
       trail.push('end');
-      return routed(call, 'done' as T);
+      return routed(call, step, 'done' as T);
     };
   const call = () => fakeCall(group('A'));
+  const run = (handler: Handler) => handler(call(), firstStep(call()));
 
   it('runs the layers outermost first, each around the next', async () => {
     const trail: string[] = [];
-    await compose(
-      [noting('fallbacks', trail), noting('retry', trail), noting('select', trail)],
-      end(trail),
-    )(call());
+    await run(
+      compose([noting('fallbacks', trail), noting('retry', trail), noting('select', trail)], end(trail)),
+    );
     expect(trail).toEqual([
       'fallbacks in',
       'retry in',
@@ -46,11 +46,10 @@ describe('compose', () => {
 
   it('never reaches the layers inside one that answers by itself', async () => {
     const trail: string[] = [];
-    const answering: Layer = () => async (c) => routed(c, 'mocked' as never);
-    const result = await compose(
-      [noting('fallbacks', trail), answering, noting('retry', trail)],
-      end(trail),
-    )(call());
+    const answering: Layer = () => async (c, step) => routed(c, step, 'mocked' as never);
+    const result = await run(
+      compose([noting('fallbacks', trail), answering, noting('retry', trail)], end(trail)),
+    );
     expect(result.result).toBe('mocked');
     expect(trail).toEqual(['fallbacks in', 'fallbacks out']);
   });
@@ -101,14 +100,16 @@ describe('the call path a config composes', () => {
   }
 
   it('checks nothing before the call unless enable_pre_call_checks is on', async () => {
+    // a region no deployment is in: only the pre-call checks refuse it
+    const request = { allowed_model_region: 'eu' };
     const off = build([entry('a', 'A')]);
-    const plain = off.call('A', []);
+    const plain = off.call('A', [], request);
     await off.config.handler(plain.call);
-    expect(plain.call.admits).toBeUndefined();
+    expect(plain.tried).toEqual(['a']);
     const on = build([entry('a', 'A')], { enable_pre_call_checks: true });
-    const checked = on.call('A', []);
-    await on.config.handler(checked.call);
-    expect(checked.call.admits).toBeTypeOf('function');
+    const checked = on.call('A', [], request);
+    await expect(on.config.handler(checked.call)).rejects.toThrow();
+    expect(checked.tried).toEqual([]);
   });
 
   it('answers a mock fault before any retry or attempt', async () => {
@@ -116,7 +117,7 @@ describe('the call path a config composes', () => {
     const { call: c, tried } = call('A', [], { mock_testing_fallbacks: true });
     await expect(config.handler(c)).rejects.toThrow('mock_testing_fallbacks is set');
     expect(tried).toEqual([]);
-    expect(c.attempts).toBe(0);
+    expect(c.history.attempts).toBe(0);
   });
 
   it('retries within each order tier before moving to the next', async () => {

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BadRequestError, type DeploymentConfig, Router } from '../../src/index.js';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 const deployment = (name: string, model: string, mode: string, path = '/a'): DeploymentConfig => ({
   model_name: name,

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
-import { type MockProvider, seededRandom, startMockProvider } from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { seededRandom } from '../../src/testing/index.js';
+import { deployment, USER, useMock } from '../helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider({ record: false });
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock({ record: false });
 
 async function servedCounts(
   router: Router,

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { selectionPrice, UNKNOWN_PRICE } from '../../src/cost/selection-price.js';
 import { Router } from '../../src/index.js';
 import { costBasedRouting } from '../../src/strategies/cost-based-routing.js';
-import {
-  type MockProvider,
-  seededRandom,
-  startMockProvider,
-  strategyContract,
-  testDeployment,
-} from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { seededRandom, strategyContract, testDeployment } from '../../src/testing/index.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { choose, fakeClock, group, tally } from './helpers.js';
 
 strategyContract({ name: 'cost-based-routing', create: ({ random }) => costBasedRouting(random) });
@@ -78,12 +72,7 @@ describe('cost-based-routing', () => {
 });
 
 describe('cost-based-routing through the router', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  beforeEach(() => mock.reset());
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   const priced = (name: string, price: number, extra: Record<string, unknown> = {}) =>
     deployment(mock, name, { input_cost_per_token: price, output_cost_per_token: price, ...extra });

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
 import { FAILED_CALL_LATENCY_MS, latencyBasedRouting } from '../../src/strategies/latency-based-routing.js';
 import { SlidingAverage } from '../../src/strategies/sliding-average.js';
 import type { CallOutcome } from '../../src/strategies/strategy.js';
-import {
-  type MockProvider,
-  seededRandom,
-  startMockProvider,
-  strategyContract,
-} from '../../src/testing/index.js';
+import { seededRandom, strategyContract } from '../../src/testing/index.js';
 import type { Deployment } from '../../src/types/index.js';
-import { deployment, USER } from '../helpers.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { choose, fakeClock, group, tally } from './helpers.js';
 
 strategyContract({
@@ -146,12 +141,7 @@ describe('SlidingAverage', () => {
 });
 
 describe('latency-based-routing through the router', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  beforeEach(() => mock.reset());
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   it('gives a slow deployment no more than its trial calls', async () => {
     // far slower than a fast call can be on a loaded machine, even its first one

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
 import { leastBusy } from '../../src/strategies/least-busy.js';
-import {
-  type MockProvider,
-  seededRandom,
-  startMockProvider,
-  strategyContract,
-} from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { seededRandom, strategyContract } from '../../src/testing/index.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { choose, group, tally } from './helpers.js';
 
 strategyContract({ name: 'least-busy', create: ({ random }) => leastBusy({ random, inFlight: () => 0 }) });
@@ -48,12 +43,7 @@ describe('least-busy', () => {
 });
 
 describe('least-busy through the router', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  beforeEach(() => mock.reset());
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   it('spreads concurrent slow calls evenly over the deployments', async () => {
     for (const name of ['a', 'b', 'c']) mock.setBehavior(`/${name}`, { delayMs: 80 });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/config-error.js';
 import { type CallOutcome, type MinuteUsage, Router, type RoutingStrategy } from '../../src/index.js';
-import { type MockProvider, startMockProvider, strategyContract } from '../../src/testing/index.js';
+import { strategyContract } from '../../src/testing/index.js';
 import type { Deployment } from '../../src/types/index.js';
-import { deployment, USER } from '../helpers.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { fakeClock } from './helpers.js';
 
 /** What a user writes: round robin over the candidates, by a counter of its own. */
@@ -23,12 +23,7 @@ function roundRobin(): RoutingStrategy & { outcomes: CallOutcome[] } {
 strategyContract({ name: 'a RoutingStrategy object (round robin)', create: () => roundRobin() });
 
 describe('a RoutingStrategy object through the router', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  beforeEach(() => mock.reset());
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   const list = () => [deployment(mock, 'a'), deployment(mock, 'b'), deployment(mock, 'c')];
   const ask = async (router: Router) =>

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NoDeploymentsAvailableError, Router } from '../../src/index.js';
 import { usageBasedRoutingV2 } from '../../src/strategies/usage-based-routing-v2.js';
-import {
-  type MockProvider,
-  seededRandom,
-  startMockProvider,
-  strategyContract,
-} from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { seededRandom, strategyContract } from '../../src/testing/index.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { CountingStore, choose, fakeClock, group, PipelinedStore, tally } from './helpers.js';
 
 strategyContract({ name: 'usage-based-routing-v2', create: ({ random }) => usageBasedRoutingV2(random) });
@@ -81,12 +76,7 @@ describe('usage-based-routing-v2', () => {
 });
 
 describe('usage-based-routing-v2 through the router', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  beforeEach(() => mock.reset());
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   const ask = (router: Router) => router.acompletion({ model: 'gpt-4o', messages: USER });
   const served = async (router: Router, calls: number) => {

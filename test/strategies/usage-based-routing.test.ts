@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NoDeploymentsAvailableError, Router } from '../../src/index.js';
 import { usageBasedRouting } from '../../src/strategies/usage-based-routing.js';
-import {
-  type MockProvider,
-  seededRandom,
-  startMockProvider,
-  strategyContract,
-} from '../../src/testing/index.js';
-import { deployment, USER } from '../helpers.js';
+import { seededRandom, strategyContract } from '../../src/testing/index.js';
+import { deployment, USER, useMock } from '../helpers.js';
 import { choose, fakeClock, group, tally } from './helpers.js';
 
 strategyContract({ name: 'usage-based-routing', create: ({ random }) => usageBasedRouting(random) });
@@ -41,12 +36,7 @@ describe('usage-based-routing', () => {
 });
 
 describe('usage-based-routing through the router', () => {
-  let mock: MockProvider;
-  beforeAll(async () => {
-    mock = await startMockProvider();
-  });
-  beforeEach(() => mock.reset());
-  afterAll(() => mock.close());
+  const mock = useMock();
 
   it('serves at most tpm tokens a minute from a deployment', async () => {
     // every call uses 40 tokens: the third one would start at 80 of a 100 tpm (allowed), the fourth at 120

@@ -1,13 +1,8 @@
 import { request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MockProvider, startMockProvider } from '../../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { useMock } from '../helpers.js';
 
-let mock: MockProvider;
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-beforeEach(() => mock.reset());
-afterAll(() => mock.close());
+const mock = useMock();
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import { errorFromNetwork } from '../../errors/map-error.js';
 import { isRequestFault } from '../../errors/request-fault.js';
 import type { RouterError } from '../../errors/router-error.js';
 import type { Endpoint } from '../../types/index.js';
-import type { Call, Handler, Layer, Routed, Settlement } from '../call.js';
+import type { Call, Handler, Layer, Routed, Settlement, Step } from '../call.js';
 import type { AttemptOutcome, OutcomeChannel } from '../outcomes.js';
 
 export interface AttemptDeps {
@@ -20,13 +20,14 @@ function asRouterError(err: unknown, endpoint: Endpoint): RouterError {
  * Runs one attempt on the chosen endpoint (whose slot the select layer claimed) and reports how it
  * ended on the outcome channel, exactly once: a failure at once, a result when the caller settles it
  * (for streams, when the stream ends). A caller's abort and a request's own fault report `aborted`:
- * they say nothing about the deployment. Sits right above `execute`, which makes the attempt.
+ * they say nothing about the deployment. Sits right above `execute`, which makes the attempt. The only writer of the call's `history`.
  */
 export function attemptLayer(deps: AttemptDeps): Layer {
   const { outcomes, now } = deps;
   // one object shape for every outcome (a literal, not a spread: this runs once per call)
   const report = <T>(
     call: Call<T>,
+    step: Step,
     kind: AttemptOutcome['kind'],
     endpoint: Endpoint,
     startMs: number,
@@ -38,8 +39,8 @@ export function attemptLayer(deps: AttemptDeps): Layer {
     outcomes.report({
       kind,
       endpoint,
-      group: call.group,
-      strategy: call.strategy,
+      group: step.group,
+      strategy: step.strategy,
       request: call.request,
       stream: call.stream,
       startMs,
@@ -49,59 +50,68 @@ export function attemptLayer(deps: AttemptDeps): Layer {
       error,
       usage: s?.usage,
       attempts,
-      hedged: call.hedge,
-      excluded: call.excluded,
-      failures: call.failures,
+      hedged: step.hedge,
+      excluded: call.history.excluded,
+      failures: call.history.failures,
       response: s?.response,
       cost: s?.cost,
-      trace: call.trace,
+      trace: step.trace,
     });
   // a failed attempt, reported: the error the call goes on with
-  const failed = <T>(call: Call<T>, endpoint: Endpoint, startMs: number, err: unknown): unknown => {
-    if (call.signal?.aborted || isRequestFault(err)) {
-      report(call, 'aborted', endpoint, startMs, undefined, call.attempts, undefined, undefined);
-      return call.signal?.aborted ? (call.signal.reason ?? err) : err;
+  const failed = <T>(
+    call: Call<T>,
+    step: Step,
+    endpoint: Endpoint,
+    startMs: number,
+    err: unknown,
+  ): unknown => {
+    const { history } = call;
+    const { signal } = step;
+    if (signal?.aborted || isRequestFault(err)) {
+      report(call, step, 'aborted', endpoint, startMs, undefined, history.attempts, undefined, undefined);
+      return signal?.aborted ? (signal.reason ?? err) : err;
     }
     const error = asRouterError(err, endpoint);
     const id = endpoint.deployment.id;
-    call.failures.push(error);
-    call.excluded ??= new Set();
-    call.excluded.add(id);
+    history.failures.push(error);
+    history.excluded ??= new Set();
+    history.excluded.add(id);
     if (TimeoutError.isInstance(error)) {
-      call.timedOut ??= new Set();
-      call.timedOut.add(id);
+      history.timedOut ??= new Set();
+      history.timedOut.add(id);
     }
-    report(call, 'failure', endpoint, startMs, undefined, call.attempts, undefined, error);
+    report(call, step, 'failure', endpoint, startMs, undefined, history.attempts, undefined, error);
     return error;
   };
   // an attempt that produced a result: reported once its caller settles it
-  const served = <T>(call: Call<T>, routed: Routed<T>): Routed<T> => {
+  const served = <T>(call: Call<T>, step: Step, routed: Routed<T>): Routed<T> => {
     const { endpoint, startMs, firstMs, attempts } = routed;
     let settled = false;
     routed.settle = (s: Settlement): void => {
       if (settled) return;
       settled = true;
       const kind = s.error ? 'failure' : s.aborted ? 'aborted' : 'success';
-      report(call, kind, endpoint, startMs, firstMs, attempts, s, s.error);
+      report(call, step, kind, endpoint, startMs, firstMs, attempts, s, s.error);
     };
     return routed;
   };
   return (next: Handler) =>
-    <T>(call: Call<T>): Promise<Routed<T>> => {
-      const endpoint = call.endpoint!;
+    <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+      const endpoint = step.endpoint!;
       const startMs = now();
-      call.attempts += 1;
+      call.history.attempts += 1;
+      call.history.endpoint = endpoint;
       let running: Promise<Routed<T>>;
       try {
-        running = next(call);
+        running = next(call, step);
       } catch (err) {
         running = Promise.reject(err);
       }
       // handlers on the attempt's promise rather than an async frame: every call runs this
       return running.then(
-        (routed) => served(call, routed),
+        (routed) => served(call, step, routed),
         (err: unknown) => {
-          throw failed(call, endpoint, startMs, err);
+          throw failed(call, step, endpoint, startMs, err);
         },
       );
     };

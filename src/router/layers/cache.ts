@@ -5,7 +5,7 @@ import type { AnswerStore, Flights } from '../../cache/response-cache.js';
 import { accumulateChunks } from '../../reasoning/accumulate-chunks.js';
 import { isPromise } from '../../stores/store.js';
 import type { ChatCompletion, ChatCompletionChunk, Endpoint } from '../../types/index.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { Call, Handler, Layer, Routed, Step } from '../call.js';
 import type { OpenedStream } from '../executor.js';
 import type { OutcomeChannel } from '../outcomes.js';
 
@@ -89,14 +89,18 @@ function recorded(opened: OpenedStream, done: (answer: ChatCompletion | undefine
  * on, and its answer is kept when it is complete and successful (never an error, a cut stream or a
  * filtered answer). Identical misses in flight at once make one upstream call: the others wait for its
  * answer. Per request, `cache: { 'no-cache', 'no-store', ttl, namespace }` and `caching: false` apply.
+ * A hit from a group the caller's `allowModel` refuses (a fallback's answer) is a miss for that caller:
+ * checked on the hit, since the key cannot know who will ask.
  */
 export function cacheLayer(deps: CacheLayerDeps): Layer {
   const { answers, flights, outcomes, now } = deps;
 
-  const hit = <T>(call: Call<T>, json: string): Routed<T> | undefined => {
+  const hit = <T>(call: Call<T>, step: Step, json: string): Routed<T> | undefined => {
     const entry = JSON.parse(json) as Entry;
-    const endpoint = deps.endpointOf(entry.model_id) ?? call.group.endpoints[0];
+    const endpoint = deps.endpointOf(entry.model_id) ?? step.group.endpoints[0];
     if (!endpoint) return undefined;
+    // an answer a fallback gave from a group this caller may not reach is not replayed to it: a miss
+    if (call.allowModel !== undefined && !call.allowModel(endpoint.deployment.modelName)) return undefined;
     const result = (
       call.stream ? replayed(replayChunks(entry.response as ChatCompletion)) : entry.response
     ) as T;
@@ -113,8 +117,8 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
           kind: 'cache_hit',
           endpoint,
           callStartMs: call.startMs,
-          failures: call.failures,
-          group: call.group,
+          failures: call.history.failures,
+          group: step.group,
           strategy: undefined,
           request: call.request,
           stream: call.stream,
@@ -129,7 +133,7 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
           response: s.response,
           cost: 0,
           cacheHit: true,
-          trace: call.trace,
+          trace: step.trace,
         }),
     };
   };
@@ -144,12 +148,12 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
   };
 
   return (next: Handler) =>
-    async <T>(call: Call<T>): Promise<Routed<T>> => {
+    async <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
       const { request } = call;
-      if (request.caching === false) return await next(call);
+      if (request.caching === false) return await next(call, step);
       const controls = controlsOf(request);
       const namespace = controls.namespace ?? deps.namespace;
-      const key = `${namespace}:${cacheKey(call.kind as CacheKind, keySpaceOf(call.group.name, deps.cachingGroups), request)}`;
+      const key = `${namespace}:${cacheKey(call.kind as CacheKind, keySpaceOf(step.group.name, deps.cachingGroups), request)}`;
       if (!controls['no-cache']) {
         let found = answers.get(key);
         if (isPromise(found)) found = await found;
@@ -157,15 +161,15 @@ export function cacheLayer(deps: CacheLayerDeps): Layer {
           const flight = flights.get(key);
           if (flight) found = await flight;
         }
-        const served = found === undefined ? undefined : hit(call, found);
+        const served = found === undefined ? undefined : hit(call, step, found);
         if (served) return served;
       }
-      if (controls['no-store']) return await next(call);
+      if (controls['no-store']) return await next(call, step);
       const land = flights.get(key) ? undefined : flights.start(key);
       const ttlMs = (controls.ttl ?? deps.ttl) * 1000;
       let routed: Routed<T>;
       try {
-        routed = await next(call);
+        routed = await next(call, step);
       } catch (error) {
         land?.(undefined);
         throw error;

@@ -1,6 +1,6 @@
 import type { CallWarning, ProviderRuntime } from '../../providers/shared/provider-adapter.js';
 import type { DeadlineQueue } from '../../shared/deadline-queue.js';
-import type { Call, Handler, Routed } from '../call.js';
+import type { Call, Handler, Routed, Step } from '../call.js';
 
 export interface ExecuteDeps {
   now(): number;
@@ -18,16 +18,16 @@ const unsettled = (): void => undefined;
 
 /**
  * The innermost step of the call path: runs the call's operation on the endpoint the select layer
- * chose, with that endpoint's limits (the request's `timeout` over them) and the call's signal. Knows
+ * chose, with that endpoint's limits (the request's `timeout` over them) and the attempt's signal. Knows
  * nothing of outcomes: the attempt layer above reports them.
  */
 export function executeLayer(deps: ExecuteDeps): Handler {
   const { now } = deps;
-  return <T>(call: Call<T>): Promise<Routed<T>> => {
-    const endpoint = call.endpoint!;
+  return <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+    const endpoint = step.endpoint!;
     const { timeoutMs } = call;
     const startMs = now();
-    const attempts = call.attempts;
+    const attempts = call.history.attempts;
     return call
       .operation(
         endpoint,
@@ -38,7 +38,7 @@ export function executeLayer(deps: ExecuteDeps): Handler {
           firstTokenTimeoutMs: endpoint.firstTokenTimeoutMs,
           streamTotalTimeoutMs: endpoint.streamTotalTimeoutMs,
           maxResponseBytes: deps.maxResponseBytes,
-          signal: call.signal,
+          signal: step.signal,
           dropParams: call.dropParams,
           runtime: deps.providers,
           onWarning: deps.onWarning,

@@ -3,7 +3,7 @@ import { isRequestFault } from '../../errors/request-fault.js';
 import { RouterError } from '../../errors/router-error.js';
 import { type FallbackSettings, fallbacksFor } from '../../policies/fallback-policy.js';
 import type { ModelGroup } from '../../types/index.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { Call, Handler, Layer, Routed, Step } from '../call.js';
 
 export interface FallbacksDeps {
   settings: FallbackSettings & { maxFallbacks: number };
@@ -22,8 +22,8 @@ export interface FallbacksDeps {
  */
 export function fallbacksLayer(deps: FallbacksDeps): Layer {
   const { settings } = deps;
-  const stops = (err: unknown, call: Call<unknown>): boolean =>
-    Boolean(call.signal?.aborted) ||
+  const stops = (err: unknown, call: Call<unknown>, step: Step): boolean =>
+    Boolean(step.signal?.aborted) ||
     !RouterError.isInstance(err) ||
     isRequestFault(err) ||
     call.spent?.() === true;
@@ -33,17 +33,17 @@ export function fallbacksLayer(deps: FallbacksDeps): Layer {
     settings.content_policy_fallbacks.length > 0 ||
     settings.default_fallbacks.length > 0;
   return (next: Handler) => {
-    const falling = async <T>(call: Call<T>): Promise<Routed<T>> => {
+    const falling = async <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
       let error: RouterError;
       try {
-        return await next(call);
+        return await next(call, step);
       } catch (err) {
-        if (stops(err, call)) throw err;
+        if (stops(err, call, step)) throw err;
         error = err as RouterError;
       }
       const requested = call.request.fallbacks;
       const requestFallbacks = Array.isArray(requested) ? (requested as string[]) : undefined;
-      const start = call.group.name;
+      const start = step.group.name;
       const visited = new Set([start]);
       const refusal = ContentPolicyViolationError.isInstance(error);
       const { allowModel } = call;
@@ -57,14 +57,12 @@ export function fallbacksLayer(deps: FallbacksDeps): Layer {
         visited.add(name);
         hops += 1;
         deps.onFallback(from, name, error, call.resumed === true);
-        call.group = group;
-        call.tier = group.tiers[0]!;
-        call.admits = undefined;
-        call.backoff = undefined;
+        // a new group: its own tier, checks and strategy, no backoff planned in the last one
+        const moved: Step = { ...step, group, tier: group.tiers[0]!, admits: undefined, backoff: undefined };
         try {
-          return await next(call);
+          return await next(call, moved);
         } catch (err) {
-          if (stops(err, call)) throw err;
+          if (stops(err, call, moved)) throw err;
           error = err as RouterError;
           from = name;
           // a refusal met on a general fallback is not routed around either
@@ -74,7 +72,7 @@ export function fallbacksLayer(deps: FallbacksDeps): Layer {
       throw error;
     };
     // nothing configured and none in the request: the call goes straight on, no async frame
-    return <T>(call: Call<T>): Promise<Routed<T>> =>
-      configured || Array.isArray(call.request.fallbacks) ? falling(call) : next(call);
+    return <T>(call: Call<T>, step: Step): Promise<Routed<T>> =>
+      configured || Array.isArray(call.request.fallbacks) ? falling(call, step) : next(call, step);
   };
 }

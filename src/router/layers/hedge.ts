@@ -1,6 +1,6 @@
 import { isRequestFault } from '../../errors/request-fault.js';
 import type { Endpoint } from '../../types/index.js';
-import type { Admits, Call, Handler, Layer, Routed } from '../call.js';
+import type { Admits, Call, Handler, Layer, Routed, Step } from '../call.js';
 import type { OpenedStream } from '../executor.js';
 import { LatencyWindow, type LatencyWindows } from '../latency-window.js';
 
@@ -19,12 +19,10 @@ export interface HedgeDeps {
   onHedge?(group: string): void;
 }
 
-/** One attempt of a race: a copy of the call with its own cursor and its own abort. */
-interface Runner<T> {
-  call: Call<T>;
+/** One attempt of a race: its own step (endpoint, abort); the call and its history are shared. */
+interface Runner {
+  step: Step;
   controller: AbortController;
-  /** `call.attempts` when it started. */
-  base: number;
 }
 
 /**
@@ -48,15 +46,15 @@ export function hedgeLayer(options: HedgeOptions, deps: HedgeDeps): Layer {
     return window;
   };
   return (next: Handler) =>
-    async <T>(call: Call<T>): Promise<Routed<T>> => {
-      const window = windowOf(call.group.name);
+    async <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+      const window = windowOf(step.group.name);
       const delayMs = options.after === 'p95' ? window.quantile(0.95) : options.after;
       const startMs = now();
       const routed =
         // a body that can be sent once cannot be raced
         delayMs === undefined || options.maxHedges < 1 || call.spent
-          ? await next(call)
-          : await race(next, call, delayMs, options.maxHedges, deps);
+          ? await next(call, step)
+          : await race(next, call, step, delayMs, options.maxHedges, deps);
       window.add(routed.firstMs - startMs);
       return routed;
     };
@@ -70,15 +68,16 @@ function avoiding(admits: Admits | undefined, busy: ReadonlySet<string>): Admits
 function race<T>(
   next: Handler,
   call: Call<T>,
+  step: Step,
   delayMs: number,
   maxHedges: number,
   deps: HedgeDeps,
 ): Promise<Routed<T>> {
-  const { now } = deps;
-  // shared by every runner: a failure on any of them is a failure of this call
-  call.excluded ??= new Set();
-  call.timedOut ??= new Set();
-  const runners: Runner<T>[] = [];
+  const { history } = call;
+  const runners: Runner[] = [];
+  // the deployments racing: each runner makes one attempt, and a hedge starts `delayMs` after the last
+  // runner, whose attempt is by then the history's latest
+  const busy = new Set<string>();
   return new Promise<Routed<T>>((resolve, reject) => {
     let done = false;
     let pending = 0;
@@ -86,54 +85,43 @@ function race<T>(
     let timer: NodeJS.Timeout | undefined;
     let lastFailure: unknown;
 
-    const finish = (winner: Runner<T> | undefined): void => {
+    const finish = (winner: Runner | undefined): void => {
       done = true;
       clearTimeout(timer);
       for (const r of runners) if (r !== winner) r.controller.abort();
-      call.attempts += runners.reduce((sum, r) => sum + r.call.attempts - r.base, 0);
-      if (call.excluded?.size === 0) call.excluded = undefined;
-      if (call.timedOut?.size === 0) call.timedOut = undefined;
-      if (winner) {
-        call.endpoint = winner.call.endpoint;
-        call.strategy = winner.call.strategy;
-      }
     };
 
     const launch = (hedge: boolean): void => {
+      if (hedge && history.endpoint) busy.add(history.endpoint.deployment.id);
       const controller = new AbortController();
-      const signal = call.signal ? AbortSignal.any([call.signal, controller.signal]) : controller.signal;
-      const busy = new Set<string>();
-      for (const r of runners) if (r.call.endpoint) busy.add(r.call.endpoint.deployment.id);
-      const copy: Call<T> = {
-        ...call,
-        signal,
-        hedge,
-        endpoint: undefined,
-        backoff: hedge ? undefined : call.backoff,
-        admits: hedge ? avoiding(call.admits, busy) : call.admits,
-        // a hedge never waits for a slot or a backoff: it runs now or not at all
-        deadline: hedge ? now() : call.deadline,
+      const signal = step.signal ? AbortSignal.any([step.signal, controller.signal]) : controller.signal;
+      // a failure of any runner is in the shared history: every later pick prefers other deployments
+      const runner: Runner = {
+        controller,
+        step: hedge
+          ? { ...step, signal, hedge, backoff: undefined, admits: avoiding(step.admits, busy) }
+          : { ...step, signal },
       };
-      if (!hedge) call.backoff = undefined;
-      const runner: Runner<T> = { call: copy, controller, base: copy.attempts };
       runners.push(runner);
       pending += 1;
-      next(copy).then(
+      const failuresBefore = history.failures.length;
+      next(call, runner.step).then(
         (routed) => {
           pending -= 1;
-          if (done) return discard(routed, copy);
+          if (done) return discard(routed, call);
           finish(runner);
-          routed.attempts = call.attempts;
+          routed.attempts = history.attempts;
           resolve(routed);
         },
         (err: unknown) => {
           pending -= 1;
           if (done) return;
-          const attempted = copy.attempts > runner.base;
-          if (call.signal?.aborted || isRequestFault(err)) {
+          if (step.signal?.aborted || isRequestFault(err)) {
             finish(undefined);
             return reject(err);
           }
+          // its own attempt failed (recorded in the history), rather than finding nothing to pick
+          const attempted = history.failures.indexOf(err as never, failuresBefore) >= 0;
           if (attempted || !hedge) lastFailure = err;
           // a hedge that found no deployment free: no further hedge will either
           if (hedge && !attempted) clearTimeout(timer);
@@ -149,7 +137,7 @@ function race<T>(
         if (done) return;
         hedges += 1;
         if (hedges < maxHedges) arm();
-        deps.onHedge?.(call.group.name);
+        deps.onHedge?.(step.group.name);
         launch(true);
       }, delayMs);
     };

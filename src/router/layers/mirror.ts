@@ -2,7 +2,15 @@ import { responseCost } from '../../cost/response-cost.js';
 import { errorFromNetwork } from '../../errors/map-error.js';
 import type { Logger } from '../../logging/logger.js';
 import type { ModelGroup, Usage } from '../../types/index.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import {
+  type Call,
+  firstStep,
+  type Handler,
+  type Layer,
+  newHistory,
+  type Routed,
+  type Step,
+} from '../call.js';
 import type { OpenedStream } from '../executor.js';
 
 /** One `mirrors` entry, resolved: calls to `from` are copied to the group `to` at `sampleRate`. */
@@ -30,14 +38,14 @@ export interface MirrorDeps {
  */
 export function mirrorLayer(rules: ReadonlyMap<string, readonly MirrorRule[]>, deps: MirrorDeps): Layer {
   return (next: Handler) =>
-    async <T>(call: Call<T>): Promise<Routed<T>> => {
-      const targets = rules.get(call.group.name);
+    async <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+      const targets = rules.get(step.group.name);
       // a body that can be sent once cannot be copied
-      if (!targets || call.spent) return await next(call);
+      if (!targets || call.spent) return await next(call, step);
       const sampled = targets.filter((rule) => deps.random() < rule.sampleRate);
-      if (sampled.length === 0) return await next(call);
+      if (sampled.length === 0) return await next(call, step);
       try {
-        return await next(call);
+        return await next(call, step);
       } finally {
         for (const rule of sampled) mirror(call, rule, deps);
       }
@@ -49,6 +57,7 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
   const copy: Call<T> = {
     kind: call.kind,
     model: rule.to.name,
+    group: rule.to,
     request: call.request,
     stream: call.stream,
     signal: undefined, // the caller leaving does not cut the copy short
@@ -63,18 +72,7 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
     timeoutMs: call.timeoutMs,
     dropParams: call.dropParams,
     mockResponse: call.mockResponse,
-    attempts: 0,
-    failures: [],
-    excluded: undefined,
-    timedOut: undefined,
-    hedge: false,
-    group: rule.to,
-    tier: rule.to.tiers[0]!,
-    admits: undefined,
-    strategy: undefined,
-    backoff: undefined,
-    endpoint: undefined,
-    trace: undefined, // a mirror is not part of the caller's call, nor of its trace
+    history: newHistory(),
   };
   const failed = (err: unknown) =>
     deps.logger().warn(`mirror of ${rule.from} to ${rule.to.name} failed: ${(err as Error)?.message}`, {
@@ -82,7 +80,8 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
       model: rule.from,
       mirror: rule.to.name,
     });
-  deps.path(copy).then((routed) => drain(routed, copy.stream).catch(failed), failed);
+  // a mirror is not part of the caller's call, nor of its trace: a first step of its own
+  deps.path(copy, firstStep(copy)).then((routed) => drain(routed, copy.stream).catch(failed), failed);
 }
 
 /** Reads a mirror's answer to its end and settles its attempt with its usage and cost. */

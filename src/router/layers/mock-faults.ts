@@ -1,5 +1,5 @@
 import { InternalServerError, RateLimitError } from '../../errors/classes.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { Call, Handler, Layer, Routed, Step } from '../call.js';
 
 /**
  * The testing fields LiteLLM users send: `mock_testing_rate_limit_error: true` answers as if the group
@@ -9,8 +9,9 @@ import type { Call, Handler, Layer, Routed } from '../call.js';
  */
 export const mockFaultsLayer: Layer =
   (next: Handler) =>
-  <T>(call: Call<T>): Promise<Routed<T>> => {
-    const { request, group } = call;
+  <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+    const { request } = call;
+    const { group } = step;
     if (group.name === call.model) {
       if (request.mock_testing_rate_limit_error === true) {
         return Promise.reject(
@@ -29,5 +30,5 @@ export const mockFaultsLayer: Layer =
         );
       }
     }
-    return next(call);
+    return next(call, step);
   };

@@ -1,5 +1,5 @@
 import { preCallChecks } from '../../checks/pre-call-checks.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { Call, Handler, Layer, Routed, Step } from '../call.js';
 
 /**
  * `enable_pre_call_checks`: before a group is tried, works out which of its deployments may serve this
@@ -8,7 +8,7 @@ import type { Call, Handler, Layer, Routed } from '../call.js';
  */
 export const preCallChecksLayer: Layer =
   (next: Handler) =>
-  async <T>(call: Call<T>): Promise<Routed<T>> => {
-    call.admits = await preCallChecks(call.group, call.request);
-    return await next(call);
+  async <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+    const admits = await preCallChecks(step.group, call.request);
+    return await next(call, { ...step, admits });
   };

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../errors/classes.js';
 import type { Endpoint, ModelGroup } from '../../types/index.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { Call, Handler, Layer, Routed, Step } from '../call.js';
 
 const billable = (e: Endpoint): boolean => e.deployment.cost.billable;
 
@@ -23,10 +23,10 @@ export function unpricedError(group: ModelGroup): BadRequestError {
  */
 export const pricedOnlyLayer: Layer =
   (next: Handler) =>
-  <T>(call: Call<T>): Promise<Routed<T>> => {
-    if (!call.pricedOnly || call.group.billable === 'all') return next(call);
-    if (call.group.billable === 'none') return Promise.reject(unpricedError(call.group));
-    const checks = call.admits;
-    call.admits = checks ? (e) => billable(e) && checks(e) : billable;
-    return next(call);
+  <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+    const { group } = step;
+    if (!call.pricedOnly || group.billable === 'all') return next(call, step);
+    if (group.billable === 'none') return Promise.reject(unpricedError(group));
+    const checks = step.admits;
+    return next(call, { ...step, admits: checks ? (e) => billable(e) && checks(e) : billable });
   };

@@ -1,5 +1,5 @@
 import type { CallRecords } from '../../records/call-records.js';
-import type { Call, Handler, Layer } from '../call.js';
+import type { Call, Handler, Layer, Step } from '../call.js';
 import { failedRecord, settledRecord } from '../observability/router-record.js';
 
 export interface RecordsDeps {
@@ -9,14 +9,15 @@ export interface RecordsDeps {
 
 /**
  * One call record per call (`callbacks` destinations): made when the call settles (for streams: when
- * the stream ends) or fails, and handed to the destinations' queues, which send it later. Outermost,
- * so a call's record covers its fallbacks, hedges and cache hit.
+ * the stream ends) or fails, and handed to the destinations' queues, which send it later. Right inside
+ * the trace layer (whose trace id the record names, from the step), above everything else, so a call's
+ * record covers its fallbacks, hedges and cache hit.
  */
 export function recordsLayer(deps: RecordsDeps): Layer {
   const { records, now } = deps;
   return (next: Handler) =>
-    <T>(call: Call<T>) =>
-      next(call).then(
+    <T>(call: Call<T>, step: Step) =>
+      next(call, step).then(
         (routed) => {
           const settle = routed.settle;
           let recorded = false;
@@ -24,12 +25,12 @@ export function recordsLayer(deps: RecordsDeps): Layer {
             settle(s);
             if (recorded) return;
             recorded = true;
-            records.add(settledRecord(call, routed, s, now()));
+            records.add(settledRecord(call, step.trace, routed, s, now()));
           };
           return routed;
         },
         (error: unknown) => {
-          records.add(failedRecord(call, error, now()));
+          records.add(failedRecord(call, step.trace, error, now()));
           throw error;
         },
       );

@@ -6,7 +6,7 @@ import { RouterError } from '../../errors/router-error.js';
 import { RETRY_AFTER_CAP_MS, rateLimitBackoffMs, serverErrorBackoffMs } from '../../policies/backoff.js';
 import { maxRetries, policyKeyOf, type RetryPolicy, retriesFor } from '../../policies/retry-policy.js';
 import type { ModelGroup } from '../../types/index.js';
-import type { Backoff, Call, Handler, Layer, Routed } from '../call.js';
+import type { Backoff, Call, Handler, Layer, Routed, Step } from '../call.js';
 
 export interface RetryOptions {
   numRetries: number;
@@ -33,6 +33,7 @@ function retryAfterWait<T>(
   error: RouterError,
   id: string,
   call: Call<T>,
+  step: Step,
   minimumMs: number,
   tracker: CooldownTracker,
   now: number,
@@ -43,8 +44,9 @@ function retryAfterWait<T>(
   if (untilMs > Math.min(error.retryAfterMs, RETRY_AFTER_CAP_MS)) return undefined;
   const waitMs = Math.max(untilMs, minimumMs, 0);
   if (waitMs > call.deadline - now) return undefined;
-  for (const other of call.group.ids)
-    if (other !== id && !call.timedOut?.has(other) && tracker.isAvailable(other, now)) return undefined;
+  for (const other of step.group.ids)
+    if (other !== id && !call.history.timedOut?.has(other) && tracker.isAvailable(other, now))
+      return undefined;
   return { id, waitMs, error, cooling: true };
 }
 
@@ -60,16 +62,16 @@ function retryAfterWait<T>(
 export function retryLayer(options: RetryOptions, deps: RetryDeps): Layer {
   // a rejection handler, not an async frame: the first attempt is every call's, retries are rare
   return (next: Handler) =>
-    <T>(call: Call<T>): Promise<Routed<T>> =>
-      next(call).catch((err: unknown) => {
-        if (!retriable(err, call)) throw err;
-        return retry(next, call, err as RouterError, options, deps);
+    <T>(call: Call<T>, step: Step): Promise<Routed<T>> =>
+      next(call, step).catch((err: unknown) => {
+        if (!retriable(err, call, step)) throw err;
+        return retry(next, call, step, err as RouterError, options, deps);
       });
 }
 
-function retriable<T>(err: unknown, call: Call<T>): boolean {
+function retriable<T>(err: unknown, call: Call<T>, step: Step): boolean {
   return (
-    !call.signal?.aborted &&
+    !step.signal?.aborted &&
     RouterError.isInstance(err) &&
     !isRequestFault(err) &&
     call.spent?.() !== true &&
@@ -80,16 +82,19 @@ function retriable<T>(err: unknown, call: Call<T>): boolean {
 async function retry<T>(
   next: Handler,
   call: Call<T>,
+  step: Step,
   first: RouterError,
   options: RetryOptions,
   deps: RetryDeps,
 ): Promise<Routed<T>> {
-  const failover = options.weightedFailover(call.group) && call.asyncEntry;
+  const failover = options.weightedFailover(step.group) && call.asyncEntry;
   const numRetries = call.numRetries ?? options.numRetries;
   const retries = failover ? options.maxFallbacks : maxRetries(numRetries, options.retryPolicy);
   const used = new Map<string, number>();
   let retryNumber = 0;
   let last = first;
+  // the wait planned for the next attempt, handed to select with it
+  let backoff: Backoff | undefined;
 
   const allowed = (e: RouterError): boolean => {
     if (failover) return e.retryable;
@@ -103,22 +108,22 @@ async function retry<T>(
   const plan = (e: RouterError): boolean => {
     retryNumber += 1;
     const id = e.modelId;
-    call.backoff = undefined;
+    backoff = undefined;
     // a deployment that failover excludes will not be picked again: no wait then
-    if (!id || TimeoutError.isInstance(e) || (failover && call.excluded?.has(id))) return true;
+    if (!id || TimeoutError.isInstance(e) || (failover && call.history.excluded?.has(id))) return true;
     const now = deps.now();
     if (!deps.tracker.isAvailable(id, now)) {
-      call.backoff = retryAfterWait(e, id, call, options.retryAfterMs, deps.tracker, now);
+      backoff = retryAfterWait(e, id, call, step, options.retryAfterMs, deps.tracker, now);
       return true;
     }
     const waitMs = RateLimitError.isInstance(e)
       ? rateLimitBackoffMs(retryNumber, e.retryAfterMs, options.retryAfterMs, deps.random)
       : serverErrorBackoffMs(retryNumber, deps.random);
-    call.backoff = { id, waitMs, error: e };
+    backoff = { id, waitMs, error: e };
     return true;
   };
   const retryable = (e: unknown): boolean => {
-    if (!retriable(e, call)) return false;
+    if (!retriable(e, call, step)) return false;
     const error = e as RouterError;
     last = error;
     return allowed(error) && plan(error);
@@ -133,17 +138,16 @@ async function retry<T>(
     return await pRetry(
       async () => {
         try {
-          return await next(call);
+          return await next(call, backoff ? { ...step, backoff } : step);
         } catch (err) {
-          if (call.signal?.aborted || !(err instanceof Error)) {
+          if (step.signal?.aborted || !(err instanceof Error)) {
             passed = { thrown: err };
             throw new AbortError('not retried');
           }
           // nothing left to pick in this tier: the last real failure says more than "no deployments"
           if (NoDeploymentsAvailableError.isInstance(err)) throw new AbortError(last);
           // the planned rate limit itself, rethrown by select: its wait cannot fit what is left
-          if (err === last && call.backoff === undefined && RateLimitError.isInstance(err))
-            throw new AbortError(err);
+          if (err === last && RateLimitError.isInstance(err)) throw new AbortError(err);
           throw err;
         }
       },

@@ -11,7 +11,7 @@ import { sleep } from '../../policies/wait.js';
 import { isPromise } from '../../stores/store.js';
 import type { RoutingStrategy } from '../../strategies/strategy.js';
 import type { Endpoint, MinuteUsage, ModelGroup, Tier } from '../../types/index.js';
-import type { Backoff, Call, Handler, Layer, Routed } from '../call.js';
+import type { Backoff, Call, Handler, Layer, Routed, Step } from '../call.js';
 import { type CandidatePool, candidatePool } from '../candidates.js';
 
 export interface SelectDeps {
@@ -74,16 +74,16 @@ function strategyMiss(
  */
 export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
   const { tracker, limiter, now } = deps;
-  const poolFor = <T>(call: Call<T>, choice: Choice, usage: readonly MinuteUsage[] | undefined) =>
+  const poolFor = <T>(call: Call<T>, step: Step, choice: Choice, usage: readonly MinuteUsage[] | undefined) =>
     candidatePool(
-      call.tier,
+      step.tier,
       {
         tracker,
         limiter,
         limited: options.limited,
-        admits: call.admits,
-        excluded: call.excluded,
-        timedOut: call.timedOut,
+        admits: step.admits,
+        excluded: call.history.excluded,
+        timedOut: call.history.timedOut,
         eligible: call.eligible,
         strictExclusion: choice.strictExclusion,
         usage,
@@ -106,11 +106,15 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
   const choose = async <T>(
     next: Handler,
     call: Call<T>,
+    step: Step,
     choice: Choice,
     resume?: Resume,
   ): Promise<Routed<T>> => {
-    const { group } = call;
+    const { group, signal } = step;
     const { strategy, counters } = choice;
+    // a hedge runs now or not at all: it waits for no slot and no backoff
+    const deadline = step.hedge ? now() : call.deadline;
+    let backoff = step.backoff;
     for (;;) {
       const from = resume;
       resume = undefined;
@@ -122,55 +126,53 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
       } else {
         // both reads are issued before either is awaited: a pipelining store sends them together
         const refreshed = from ? from.refreshed : tracker.refresh(group);
-        let usage = from ? from.usage : counters?.read(call.tier.deployments, now());
+        let usage = from ? from.usage : counters?.read(step.tier.deployments, now());
         if (isPromise(refreshed)) await refreshed;
         if (isPromise(usage)) usage = await usage;
-        pool = poolFor(call, choice, usage);
+        pool = poolFor(call, step, choice, usage);
         if (pool.endpoints.length === 0) {
           if (pool.full === 0) {
             // the retry layer asked to wait out a 429's retry-after: nothing else can take the call
-            const cooling = call.backoff?.cooling ? call.backoff : undefined;
+            const cooling = backoff?.cooling ? backoff : undefined;
             if (cooling) {
               // the rest of the cooldown too: a timer may fire early (libuv's cached loop time)
               const waitMs = Math.max(cooling.waitMs, tracker.availableAt(cooling.id, now()) - now());
-              call.backoff = Number.isFinite(waitMs) && waitMs > 0 ? { ...cooling, waitMs: 0 } : undefined;
-              if (call.backoff) {
-                await waitOut({ ...cooling, waitMs }, call, now());
+              backoff = Number.isFinite(waitMs) && waitMs > 0 ? { ...cooling, waitMs: 0 } : undefined;
+              if (backoff) {
+                await waitOut({ ...cooling, waitMs }, deadline, signal, now());
                 continue;
               }
             }
             const seconds =
-              usage && pool.overLimit > 0 ? limitWait(call.tier, usage, tracker, now()) : undefined;
+              usage && pool.overLimit > 0 ? limitWait(step.tier, usage, tracker, now()) : undefined;
             throw deps.noDeployments(group, call.request, seconds);
           }
-          await limiter.waitForRoom(group.name, call.deadline, now(), call.signal);
+          await limiter.waitForRoom(group.name, deadline, now(), signal);
           continue;
         }
-        endpoint = pool.endpoints.length === 1 ? pool.endpoints[0] : pick(strategy, pool, call);
+        endpoint = pool.endpoints.length === 1 ? pool.endpoints[0] : pick(strategy, pool, call, step);
       }
       if (isPromise(endpoint)) endpoint = await endpoint;
       if (!endpoint) throw strategyMiss(strategy, group, pool);
-      const backoff = call.backoff;
-      if (backoff) {
-        call.backoff = undefined;
+      const planned = backoff;
+      if (planned) {
+        backoff = undefined;
         // a cooling deployment picked again has waited out its retry-after already
-        if (backoff.id === endpoint.deployment.id && backoff.waitMs > 0 && !backoff.cooling) {
-          await waitOut(backoff, call, now());
+        if (planned.id === endpoint.deployment.id && planned.waitMs > 0 && !planned.cooling) {
+          await waitOut(planned, deadline, signal, now());
           continue; // the world moved while waiting: choose again
         }
       }
       // the strategy may have awaited: claim atomically, and choose again if a concurrent call won
       if (!claim(endpoint, counters)) continue;
-      call.endpoint = endpoint;
-      return await next(call);
+      return await next(call, chosen(step, strategy, endpoint));
     }
   };
 
   return (next: Handler) =>
-    <T>(call: Call<T>): Promise<Routed<T>> => {
-      const { group } = call;
+    <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+      const { group } = step;
       const strategy = deps.strategyFor(group);
-      call.strategy = strategy;
       const choice: Choice = {
         strategy,
         counters: deps.usage?.appliesTo(group, strategy) ? deps.usage.counters : undefined,
@@ -180,22 +182,23 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
       // room, no backoff planned): it is chosen here, without the async frame and its extra turn.
       // Anything else goes on in `choose` from where this stopped: no read is issued twice and the
       // strategy is not asked twice.
-      if (call.backoff !== undefined) return choose(next, call, choice);
+      if (step.backoff !== undefined) return choose(next, call, step, choice);
+      let endpoint: Promise<Endpoint | undefined> | Endpoint | undefined;
       try {
         const refreshed = tracker.refresh(group);
-        const usage = choice.counters?.read(call.tier.deployments, now());
-        if (isPromise(refreshed) || isPromise(usage)) return choose(next, call, choice, { refreshed, usage });
-        const pool = poolFor(call, choice, usage);
-        if (pool.endpoints.length === 0) return choose(next, call, choice, { refreshed, usage });
-        const endpoint = pool.endpoints.length === 1 ? pool.endpoints[0] : pick(strategy, pool, call);
+        const usage = choice.counters?.read(step.tier.deployments, now());
+        if (isPromise(refreshed) || isPromise(usage))
+          return choose(next, call, step, choice, { refreshed, usage });
+        const pool = poolFor(call, step, choice, usage);
+        if (pool.endpoints.length === 0) return choose(next, call, step, choice, { refreshed, usage });
+        endpoint = pool.endpoints.length === 1 ? pool.endpoints[0] : pick(strategy, pool, call, step);
         if (isPromise(endpoint) || !endpoint)
-          return choose(next, call, choice, { refreshed, usage, pool, endpoint });
-        if (!claim(endpoint, choice.counters)) return choose(next, call, choice);
-        call.endpoint = endpoint;
+          return choose(next, call, step, choice, { refreshed, usage, pool, endpoint });
+        if (!claim(endpoint, choice.counters)) return choose(next, call, step, choice);
       } catch (err) {
         return Promise.reject(err);
       }
-      return next(call);
+      return next(call, chosen(step, strategy, endpoint));
     };
 }
 
@@ -203,10 +206,30 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
  * Waits a planned backoff, bounded by the call's deadline; a rate limit that asks for longer than the
  * call has left fails now, with its retryAfterMs.
  */
-async function waitOut<T>(backoff: Backoff, call: Call<T>, now: number): Promise<void> {
-  const leftMs = call.deadline - now;
+async function waitOut(
+  backoff: Backoff,
+  deadline: number,
+  signal: AbortSignal | undefined,
+  now: number,
+): Promise<void> {
+  const leftMs = deadline - now;
   if (backoff.waitMs > leftMs && RateLimitError.isInstance(backoff.error)) throw backoff.error;
-  await sleep(Math.min(backoff.waitMs, Math.max(0, leftMs)), call.signal);
+  await sleep(Math.min(backoff.waitMs, Math.max(0, leftMs)), signal);
+}
+
+/** The step of the attempt on the chosen endpoint: the backoff was taken up here, not handed on. */
+function chosen(step: Step, strategy: RoutingStrategy, endpoint: Endpoint): Step {
+  return {
+    group: step.group,
+    tier: step.tier,
+    admits: step.admits,
+    strategy,
+    backoff: undefined,
+    endpoint,
+    trace: step.trace,
+    signal: step.signal,
+    hedge: step.hedge,
+  };
 }
 
 /** How one call chooses in its group: fixed for the call. */
@@ -245,9 +268,10 @@ function pick<T>(
   strategy: RoutingStrategy,
   pool: CandidatePool,
   call: Call<T>,
+  step: Step,
 ): Promise<Endpoint | undefined> | Endpoint | undefined {
   const selected = strategy.select(pool.deployments, {
-    model: call.group.name,
+    model: step.group.name,
     request: call.request,
     usage: pool.usage,
   });

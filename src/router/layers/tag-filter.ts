@@ -1,5 +1,5 @@
 import { tagFilter, tagsOfRequest } from '../../checks/tag-filter.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { Call, Handler, Layer, Routed, Step } from '../call.js';
 
 /**
  * `enable_tag_filtering`: in each group tried, only the deployments the request's `metadata.tags`
@@ -8,16 +8,14 @@ import type { Call, Handler, Layer, Routed } from '../call.js';
  */
 export const tagFilterLayer: Layer =
   (next: Handler) =>
-  <T>(call: Call<T>): Promise<Routed<T>> => {
+  <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
     let admits: ReturnType<typeof tagFilter>;
     try {
-      admits = tagFilter(call.group, tagsOfRequest(call.request, true));
+      admits = tagFilter(step.group, tagsOfRequest(call.request, true));
     } catch (error) {
       return Promise.reject(error);
     }
-    if (admits) {
-      const checks = call.admits;
-      call.admits = checks ? (e) => admits(e) && checks(e) : admits;
-    }
-    return next(call);
+    if (!admits) return next(call, step);
+    const checks = step.admits;
+    return next(call, { ...step, admits: checks ? (e) => admits(e) && checks(e) : admits });
   };

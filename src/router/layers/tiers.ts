@@ -2,7 +2,7 @@ import { NoDeploymentsAvailableError } from '../../errors/classes.js';
 import { isRequestFault } from '../../errors/request-fault.js';
 import type { RouterError } from '../../errors/router-error.js';
 import type { ModelGroup } from '../../types/index.js';
-import type { Call, Handler, Layer, Routed } from '../call.js';
+import type { Call, Handler, Layer, Routed, Step } from '../call.js';
 
 /** Whether a failure says something about the deployment (so another one may serve) rather than the request. */
 export function isDeploymentFailure(error: RouterError): boolean {
@@ -20,21 +20,17 @@ export interface TiersDeps {
  */
 export function tiersLayer(deps: TiersDeps): Layer {
   return (next: Handler) =>
-    async <T>(call: Call<T>): Promise<Routed<T>> => {
-      const { group } = call;
-      if (group.tiers.length === 1) {
-        call.tier = group.tiers[0]!;
-        return await next(call);
-      }
+    async <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+      const { group } = step;
+      if (group.tiers.length === 1) return await next(call, step);
       let lastFailure: RouterError | undefined;
       // the soonest "try again" of the tiers that had nothing available (cooldowns, per-minute limits)
       let soonest: NoDeploymentsAvailableError | undefined;
       for (const tier of group.tiers) {
-        call.tier = tier;
         try {
-          return await next(call);
+          return await next(call, tier === step.tier ? step : { ...step, tier });
         } catch (err) {
-          if (call.signal?.aborted || isRequestFault(err) || call.spent?.()) throw err;
+          if (step.signal?.aborted || isRequestFault(err) || call.spent?.()) throw err;
           const error = err as RouterError;
           if (NoDeploymentsAvailableError.isInstance(error)) {
             if (!soonest || (error.retryAfterMs ?? 0) < (soonest.retryAfterMs ?? 0)) soonest = error;

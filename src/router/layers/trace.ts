@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import type { Call, Handler, Layer, Routed, Settlement } from '../call.js';
+import type { Call, Handler, Layer, Routed, Settlement, Step } from '../call.js';
 import { type CallTrace, SVC_ATTRIBUTES as SVC } from '../observability/call-trace.js';
 import { errorType, GEN_AI_OPERATIONS, genAiProviderName } from '../observability/gen-ai.js';
 
@@ -41,26 +41,28 @@ function finish<T>(trace: CallTrace, call: Call<T>, routed: Routed<T>, s: Settle
  * One span per call (`{operation} {model}`, GenAI semantic conventions), the parent of one span per
  * attempt (those are made from the outcome channel). It ends when the call settles (for streams: when
  * the stream ends) or fails. With no OpenTelemetry SDK registered the tracer hands out a span that
- * records nothing, and the call goes on untouched. Outermost in the call path, so a cache hit is seen.
+ * records nothing, and the call goes on untouched. Outermost in the call path, so a cache hit is seen
+ * and call records (the next layer) carry the trace id.
  */
 export function traceLayer(deps: TraceDeps): Layer {
   const { tracer, now } = deps;
   return (next: Handler) =>
-    <T>(call: Call<T>): Promise<Routed<T>> => {
+    <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
       const operation = GEN_AI_OPERATIONS[call.kind];
       const span = tracer.startSpan(`${operation} ${call.model}`, {
         kind: SpanKind.INTERNAL,
         startTime: call.startMs,
       });
       // not recording (no SDK): no extra async frame, no attributes
-      if (!span.isRecording()) return next(call);
-      return traced(next, call, { span, operation }, now);
+      if (!span.isRecording()) return next(call, step);
+      return traced(next, call, step, { span, operation }, now);
     };
 }
 
 async function traced<T>(
   next: Handler,
   call: Call<T>,
+  step: Step,
   trace: CallTrace,
   now: () => number,
 ): Promise<Routed<T>> {
@@ -68,12 +70,11 @@ async function traced<T>(
   span.setAttribute('gen_ai.operation.name', trace.operation);
   span.setAttribute('gen_ai.request.model', call.model);
   span.setAttribute(SVC.stream, call.stream);
-  call.trace = trace;
   let routed: Routed<T>;
   try {
-    routed = await next(call);
+    routed = await next(call, { ...step, trace });
   } catch (error) {
-    span.setAttribute(SVC.attempts, call.attempts);
+    span.setAttribute(SVC.attempts, call.history.attempts);
     span.setAttribute('error.type', errorType(error));
     span.setStatus({
       code: SpanStatusCode.ERROR,

@@ -3,10 +3,11 @@ import { tagsOfRequest } from '../../checks/tag-filter.js';
 import { RouterError } from '../../errors/router-error.js';
 import type { CallRecord } from '../../records/call-record.js';
 import type { Call, Routed, Settlement } from '../call.js';
+import type { CallTrace } from './call-trace.js';
 import { GEN_AI_OPERATIONS } from './gen-ai.js';
 
 /** What a record says of any call, served or not. */
-function callFields<T>(call: Call<T>, endMs: number) {
+function callFields<T>(call: Call<T>, trace: CallTrace | undefined, endMs: number) {
   return {
     call_id: randomUUID(),
     operation: GEN_AI_OPERATIONS[call.kind],
@@ -16,7 +17,7 @@ function callFields<T>(call: Call<T>, endMs: number) {
     end_time: new Date(endMs),
     latency_ms: endMs - call.startMs,
     end_user: typeof call.request.user === 'string' ? call.request.user : null,
-    trace_id: call.trace?.span.spanContext().traceId ?? null,
+    trace_id: trace?.span.spanContext().traceId ?? null,
     tags: tagsOrNull(tagsOfRequest(call.request)),
   };
 }
@@ -32,11 +33,17 @@ function errorCode(error: unknown): string {
  * The record of a call that produced a result, once it settled: a success, or for a stream one that
  * failed or was abandoned after its first chunk. Never a key or message content.
  */
-export function settledRecord<T>(call: Call<T>, routed: Routed<T>, s: Settlement, endMs: number): CallRecord {
+export function settledRecord<T>(
+  call: Call<T>,
+  trace: CallTrace | undefined,
+  routed: Routed<T>,
+  s: Settlement,
+  endMs: number,
+): CallRecord {
   const { deployment } = routed.endpoint;
   const failed = s.error !== undefined || s.aborted === true;
   return {
-    ...callFields(call, endMs),
+    ...callFields(call, trace, endMs),
     model_group: deployment.modelName,
     model_id: deployment.id,
     provider: deployment.provider,
@@ -54,11 +61,16 @@ export function settledRecord<T>(call: Call<T>, routed: Routed<T>, s: Settlement
 }
 
 /** The record of a call that failed before any result (after its retries and fallbacks). */
-export function failedRecord<T>(call: Call<T>, error: unknown, endMs: number): CallRecord {
+export function failedRecord<T>(
+  call: Call<T>,
+  trace: CallTrace | undefined,
+  error: unknown,
+  endMs: number,
+): CallRecord {
   const routerError = RouterError.isInstance(error) ? error : undefined;
-  const deployment = call.endpoint?.deployment;
+  const deployment = call.history.endpoint?.deployment;
   return {
-    ...callFields(call, endMs),
+    ...callFields(call, trace, endMs),
     model_group: deployment?.modelName ?? call.group.name,
     model_id: routerError?.modelId ?? deployment?.id ?? null,
     provider: routerError?.provider ?? deployment?.provider ?? null,
@@ -70,7 +82,7 @@ export function failedRecord<T>(call: Call<T>, error: unknown, endMs: number): C
     total_tokens: 0,
     cost: 0,
     cache_hit: false,
-    attempts: call.attempts,
+    attempts: call.history.attempts,
     time_to_first_token_ms: null,
   };
 }

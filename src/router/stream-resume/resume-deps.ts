@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from '../../types/index.js';
-import { type Call, type Handler, type Routed, withAttempts } from '../call.js';
+import { type Call, type CallPath, type Routed, withAttempts } from '../call.js';
 import { streamResult } from '../call-results.js';
 import type { OpenedStream } from '../executor.js';
 import type { FallbackEvent } from '../router-events.js';
@@ -12,7 +12,7 @@ export interface ContinuationRouting {
   /** A new streaming call for `request` under the config in force. */
   start(request: ChatCompletionRequest): Call<OpenedStream>;
   /** The call path of the config in force. */
-  handler(): Handler;
+  handler(): CallPath;
   emit(event: FallbackEvent): void;
 }
 

@@ -2,11 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { APIConnectionError, TimeoutError } from '../../../src/errors/classes.js';
 import { requestFault } from '../../../src/errors/request-fault.js';
 import { createProviderRuntime } from '../../../src/providers/shared/provider-runtime.js';
-import type { Call } from '../../../src/router/call.js';
+import type { Call, Step } from '../../../src/router/call.js';
 import { attemptLayer } from '../../../src/router/layers/attempt.js';
 import { executeLayer } from '../../../src/router/layers/execute.js';
 import { DeadlineQueue } from '../../../src/shared/deadline-queue.js';
-import { endpoint, fakeCall, fakeClock, group, pickingStrategy, recordingOutcomes } from './fixtures.js';
+import {
+  drive,
+  endpoint,
+  fakeCall,
+  fakeClock,
+  group,
+  pickingStrategy,
+  recordingOutcomes,
+} from './fixtures.js';
 
 const a = endpoint('a');
 /** The real innermost step below the attempt, on this clock. */
@@ -19,11 +27,12 @@ const executeOn = (now: () => number) =>
     onWarning() {},
   });
 
-function setUp(overrides: Partial<Call<string>> = {}) {
+function setUp(overrides: Partial<Call<string>> = {}, step: Partial<Step> = {}) {
   const clock = fakeClock();
   const { channel, reported } = recordingOutcomes();
-  const attempt = attemptLayer({ outcomes: channel, now: clock.now })(executeOn(clock.now));
-  const call = fakeCall(group([a]), { endpoint: a, ...overrides });
+  const driven = drive(attemptLayer({ outcomes: channel, now: clock.now })(executeOn(clock.now)));
+  const attempt = <T>(c: Call<T>) => driven(c, { endpoint: a, ...step });
+  const call = fakeCall(group([a]), overrides);
   return { attempt, call, reported, clock };
 }
 
@@ -40,13 +49,13 @@ describe('attempt layer', () => {
     const result = await attempt(call);
     expect(result).toMatchObject({ result: 'hello', endpoint: a, attempts: 1 });
     expect(result.firstMs - result.startMs).toBe(40);
-    expect(call.attempts).toBe(1);
+    expect(call.history.attempts).toBe(1);
     expect(reported).toEqual([]);
   });
 
   it('reports a settled success once, with its usage and response; a second settle is ignored', async () => {
     const strategy = pickingStrategy();
-    const { attempt, call, reported, clock } = setUp({ strategy, stream: true });
+    const { attempt, call, reported, clock } = setUp({ stream: true }, { strategy });
     const result = await attempt(call);
     clock.advance(100);
     result.settle({ usage: { total_tokens: 12 }, response: 'the response', cost: 0.5 });
@@ -92,10 +101,10 @@ describe('attempt layer', () => {
       model: 'gpt-4o',
       modelId: 'a',
     });
-    expect(call.failures).toEqual([error]);
-    expect(call.excluded).toEqual(new Set(['a']));
-    expect(call.timedOut).toBeUndefined();
-    expect(call.attempts).toBe(1);
+    expect(call.history.failures).toEqual([error]);
+    expect(call.history.excluded).toEqual(new Set(['a']));
+    expect(call.history.timedOut).toBeUndefined();
+    expect(call.history.attempts).toBe(1);
     expect(reported).toHaveLength(1);
     expect(reported[0]).toMatchObject({ kind: 'failure', error, attempts: 1, excluded: new Set(['a']) });
   });
@@ -105,8 +114,8 @@ describe('attempt layer', () => {
       operation: () => Promise.reject(networkError('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error')),
     });
     await expect(attempt(call)).rejects.toBeInstanceOf(TimeoutError);
-    expect(call.timedOut).toEqual(new Set(['a']));
-    expect(call.excluded).toEqual(new Set(['a']));
+    expect(call.history.timedOut).toEqual(new Set(['a']));
+    expect(call.history.excluded).toEqual(new Set(['a']));
   });
 
   it("reports a caller's abort as aborted and rethrows the caller's own reason", async () => {
@@ -121,8 +130,8 @@ describe('attempt layer', () => {
     });
     await expect(attempt(call)).rejects.toBe(reason);
     expect(reported.map((o) => o.kind)).toEqual(['aborted']);
-    expect(call.failures).toEqual([]);
-    expect(call.excluded).toBeUndefined();
+    expect(call.history.failures).toEqual([]);
+    expect(call.history.excluded).toBeUndefined();
   });
 
   it("reports a request's own fault as aborted and rethrows it: it says nothing about the deployment", async () => {
@@ -130,8 +139,8 @@ describe('attempt layer', () => {
     const { attempt, call, reported } = setUp({ operation: () => Promise.reject(fault) });
     await expect(attempt(call)).rejects.toBe(fault);
     expect(reported.map((o) => o.kind)).toEqual(['aborted']);
-    expect(call.failures).toEqual([]);
-    expect(call.excluded).toBeUndefined();
+    expect(call.history.failures).toEqual([]);
+    expect(call.history.excluded).toBeUndefined();
   });
 
   it('counts attempts across the calls of one request', async () => {
@@ -140,7 +149,7 @@ describe('attempt layer', () => {
     });
     await attempt(call).catch(() => undefined);
     await attempt(call).catch(() => undefined);
-    expect(call.attempts).toBe(2);
-    expect(call.failures).toHaveLength(2);
+    expect(call.history.attempts).toBe(2);
+    expect(call.history.failures).toHaveLength(2);
   });
 });

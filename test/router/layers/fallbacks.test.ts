@@ -8,7 +8,7 @@ import { requestFault } from '../../../src/errors/request-fault.js';
 import type { RouterError } from '../../../src/errors/router-error.js';
 import type { Call } from '../../../src/router/call.js';
 import { type FallbacksDeps, fallbacksLayer } from '../../../src/router/layers/fallbacks.js';
-import { endpoint, fakeCall, group, type Step, scriptedNext, serverError } from './fixtures.js';
+import { drive, endpoint, fakeCall, group, type Step, scriptedNext, serverError } from './fixtures.js';
 
 const groups = new Map(
   ['A', 'B', 'C', 'D'].map((name) => [name, group([endpoint(name.toLowerCase(), { group: name })])]),
@@ -18,7 +18,7 @@ const A = groups.get('A')!;
 function setUp(steps: Step[], settings: Partial<FallbacksDeps['settings']> = {}) {
   const { next, seen } = scriptedNext(...steps);
   const hops: Array<[string, string, RouterError]> = [];
-  const fallbacks = fallbacksLayer({
+  const layer = fallbacksLayer({
     settings: {
       fallbacks: [],
       context_window_fallbacks: [],
@@ -30,9 +30,10 @@ function setUp(steps: Step[], settings: Partial<FallbacksDeps['settings']> = {})
     group: (name) => groups.get(name),
     onFallback: (from, to, error) => hops.push([from, to, error]),
   })(next);
+  const fallbacks = drive(layer);
   const call = (overrides: Partial<Call<string>> = {}) => fakeCall(A, overrides);
   const tried = () => seen.map((s) => s.group);
-  return { fallbacks, call, tried, hops };
+  return { fallbacks, call, tried, hops, seen };
 }
 
 const refusal = () => new ContentPolicyViolationError('flagged by the safety system');
@@ -61,16 +62,19 @@ describe('fallbacks layer', () => {
   });
 
   it("moves the call to the fallback group's first tier, with a clean slate of pre-call checks and backoff", async () => {
-    const { fallbacks, call } = setUp([serverError('a')], { fallbacks: [{ A: ['B'] }] });
+    const { fallbacks, call, seen } = setUp([serverError('a')], { fallbacks: [{ A: ['B'] }] });
     const routed = call();
-    routed.admits = () => true;
-    routed.backoff = { id: 'a', waitMs: 100, error: serverError('a') };
-    await fallbacks(routed);
+    await fallbacks(routed, {
+      admits: () => true,
+      backoff: { id: 'a', waitMs: 100, error: serverError('a') },
+    });
     const B = groups.get('B')!;
-    expect(routed.group).toBe(B);
-    expect(routed.tier).toBe(B.tiers[0]);
-    expect(routed.admits).toBeUndefined();
-    expect(routed.backoff).toBeUndefined();
+    const moved = seen[1]!.step;
+    expect(moved.group).toBe(B);
+    expect(moved.tier).toBe(B.tiers[0]);
+    expect(moved.admits).toBeUndefined();
+    expect(moved.backoff).toBeUndefined();
+    expect(routed.group.name).toBe('A');
   });
 
   it('throws the last fallback’s error when every group fails', async () => {

@@ -7,7 +7,14 @@ import {
 } from '../../../src/errors/classes.js';
 import { buildTarget } from '../../../src/providers/build-target.js';
 import { adapterFor } from '../../../src/providers/registry.js';
-import type { Call, Handler, Routed } from '../../../src/router/call.js';
+import {
+  type Call,
+  type Step as CallStep,
+  firstStep,
+  type Handler,
+  newHistory,
+  type Routed,
+} from '../../../src/router/call.js';
 import { type AttemptOutcome, OutcomeChannel } from '../../../src/router/outcomes.js';
 import { MemoryStore } from '../../../src/stores/memory-store.js';
 import type { Store } from '../../../src/stores/store.js';
@@ -69,6 +76,7 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
   return {
     kind: 'chat',
     model: on.name,
+    group: on,
     request: { model: on.name, messages: [{ role: 'user', content: 'hello' }] },
     stream: false,
     signal: undefined,
@@ -83,20 +91,17 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
     timeoutMs: undefined,
     dropParams: false,
     mockResponse: undefined,
-    attempts: 0,
-    failures: [],
-    excluded: undefined,
-    timedOut: undefined,
-    hedge: false,
-    group: on,
-    tier: on.tiers[0]!,
-    admits: undefined,
-    strategy: undefined,
-    backoff: undefined,
-    endpoint: undefined,
-    trace: undefined,
+    history: newHistory(),
     ...overrides,
   };
+}
+
+/** A handler driven as the router drives the call path: from the call's first step, with these decisions. */
+export type Driven = <T>(call: Call<T>, step?: Partial<CallStep>) => Promise<Routed<T>>;
+
+/** Drives `handler` from each call's first step (`step` overrides what the layers above decided). */
+export function drive(handler: Handler): Driven {
+  return (call, step) => handler(call, { ...firstStep(call), ...step });
 }
 
 /** A clock that stands still unless moved. */
@@ -170,7 +175,7 @@ export function pickingStrategy(id?: string): RoutingStrategy & { seen: string[]
   };
 }
 
-/** What a fake `next` saw of the call when it was called. */
+/** What a fake `next` saw of the call and its step when it was called. */
 export interface Seen {
   group: string;
   tier: string[];
@@ -178,21 +183,23 @@ export interface Seen {
   backoff: { id: string; waitMs: number } | undefined;
   excluded: string[];
   admits: boolean;
+  /** The step as handed down. */
+  step: CallStep;
 }
 
 /** The Routed a fake `next` answers with. */
-export function routed<T>(call: Call<T>, result: T): Routed<T> {
+export function routed<T>(call: Call<T>, step: CallStep, result: T): Routed<T> {
   return {
     result,
-    endpoint: call.endpoint ?? call.tier.endpoints[0]!,
-    attempts: call.attempts,
+    endpoint: step.endpoint ?? step.tier.endpoints[0]!,
+    attempts: call.history.attempts,
     startMs: NOW,
     firstMs: NOW,
     settle() {},
   };
 }
 
-export type Step = Error | string | ((call: Call<unknown>) => Error | string);
+export type Step = Error | string | ((call: Call<unknown>, step: CallStep) => Error | string);
 
 /**
  * A `next` handler that answers its calls with these steps in turn (an error is thrown, a string is
@@ -200,20 +207,21 @@ export type Step = Error | string | ((call: Call<unknown>) => Error | string);
  */
 export function scriptedNext(...steps: Step[]): { next: Handler; seen: Seen[] } {
   const seen: Seen[] = [];
-  const next: Handler = async <T>(call: Call<T>) => {
-    const { backoff } = call;
+  const next: Handler = async <T>(call: Call<T>, at: CallStep) => {
+    const { backoff } = at;
     seen.push({
-      group: call.group.name,
-      tier: call.tier.deployments.map((d) => d.id),
-      endpoint: call.endpoint?.deployment.id,
+      group: at.group.name,
+      tier: at.tier.deployments.map((d) => d.id),
+      endpoint: at.endpoint?.deployment.id,
       backoff: backoff && { id: backoff.id, waitMs: backoff.waitMs },
-      excluded: [...(call.excluded ?? [])],
-      admits: call.admits !== undefined,
+      excluded: [...(call.history.excluded ?? [])],
+      admits: at.admits !== undefined,
+      step: at,
     });
     const step = steps[seen.length - 1] ?? 'ok';
-    const answer = typeof step === 'function' ? step(call as Call<unknown>) : step;
+    const answer = typeof step === 'function' ? step(call as Call<unknown>, at) : step;
     if (answer instanceof Error) throw answer;
-    return routed(call, answer as T);
+    return routed(call, at, answer as T);
   };
   return { next, seen };
 }

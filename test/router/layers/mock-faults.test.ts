@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { InternalServerError, RateLimitError } from '../../../src/errors/classes.js';
-import type { Call } from '../../../src/router/call.js';
+import type { Call, Step } from '../../../src/router/call.js';
 import { mockFaultsLayer } from '../../../src/router/layers/mock-faults.js';
-import { endpoint, fakeCall, group, scriptedNext } from './fixtures.js';
+import { drive, endpoint, fakeCall, group, scriptedNext } from './fixtures.js';
 
 const A = group([endpoint('a', { group: 'A' })]);
 const B = group([endpoint('b', { group: 'B' })]);
 
-function setUp(request: Record<string, unknown>, overrides: Partial<Call<string>> = {}) {
+function setUp(request: Record<string, unknown>, step: Partial<Step> = {}) {
   const { next, seen } = scriptedNext('served');
+  const faults = drive(mockFaultsLayer(next));
   return {
-    faults: mockFaultsLayer(next),
-    call: fakeCall(A, { request: { model: 'A', ...request }, ...overrides }),
+    faults: (call: Call<string>) => faults(call, step),
+    call: fakeCall(A, { request: { model: 'A', ...request } }),
     seen,
   };
 }

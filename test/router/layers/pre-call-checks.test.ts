@@ -3,7 +3,7 @@ import { ContextWindowExceededError } from '../../../src/errors/classes.js';
 import type { Call } from '../../../src/router/call.js';
 import { preCallChecksLayer } from '../../../src/router/layers/pre-call-checks.js';
 import type { Endpoint } from '../../../src/types/index.js';
-import { endpoint, fakeCall, group, scriptedNext } from './fixtures.js';
+import { drive, endpoint, fakeCall, group, scriptedNext } from './fixtures.js';
 
 const eu = endpoint('eu', { svc_params: { region_name: 'eu' } });
 const us = endpoint('us', { svc_params: { region_name: 'us' } });
@@ -16,7 +16,7 @@ function setUp(endpoints: Endpoint[], request: Record<string, unknown> = {}) {
   const { next, seen } = scriptedNext('served');
   const on = group(endpoints);
   const call: Call<string> = fakeCall(on, { request: { ...fakeCall(on).request, ...request } });
-  return { checks: preCallChecksLayer(next), call, seen };
+  return { checks: drive(preCallChecksLayer(next)), call, seen };
 }
 
 describe('pre-call checks layer', () => {
@@ -27,15 +27,15 @@ describe('pre-call checks layer', () => {
   });
 
   it('admits only deployments in the region the request asks for', async () => {
-    const { checks, call } = setUp([eu, us], { allowed_model_region: 'eu' });
+    const { checks, call, seen } = setUp([eu, us], { allowed_model_region: 'eu' });
     await checks(call);
-    expect([eu, us].filter(call.admits!).map((e) => e.deployment.id)).toEqual(['eu']);
+    expect([eu, us].filter(seen[0]!.step.admits!).map((e) => e.deployment.id)).toEqual(['eu']);
   });
 
   it('admits only deployments whose context window holds the prompt', async () => {
-    const { checks, call } = setUp([small, big], { messages: longPrompt });
+    const { checks, call, seen } = setUp([small, big], { messages: longPrompt });
     await checks(call);
-    expect([small, big].filter(call.admits!).map((e) => e.deployment.id)).toEqual(['big']);
+    expect([small, big].filter(seen[0]!.step.admits!).map((e) => e.deployment.id)).toEqual(['big']);
   });
 
   it('fails with ContextWindowExceededError, calling nothing, when no deployment holds the prompt', async () => {

@@ -11,6 +11,7 @@ import type { Call } from '../../../src/router/call.js';
 import { type RetryOptions, retryLayer } from '../../../src/router/layers/retry.js';
 import {
   cool,
+  drive,
   endpoint,
   fakeCall,
   fakeClock,
@@ -29,17 +30,19 @@ function setUp(steps: Step[], options: Partial<RetryOptions> = {}) {
   const cooldowns = tracker();
   const clock = fakeClock();
   const { next, seen } = scriptedNext(...steps);
-  const retry = retryLayer(
-    {
-      numRetries: 2,
-      retryPolicy: undefined,
-      retryAfterMs: 0,
-      maxFallbacks: 5,
-      weightedFailover: () => false,
-      ...options,
-    },
-    { tracker: cooldowns, now: clock.now, random: () => 0 },
-  )(next);
+  const retry = drive(
+    retryLayer(
+      {
+        numRetries: 2,
+        retryPolicy: undefined,
+        retryAfterMs: 0,
+        maxFallbacks: 5,
+        weightedFailover: () => false,
+        ...options,
+      },
+      { tracker: cooldowns, now: clock.now, random: () => 0 },
+    )(next),
+  );
   const call = (overrides: Partial<Call<string>> = {}) => fakeCall(group([a, b]), overrides);
   return { retry, call, seen, tracker: cooldowns };
 }
@@ -210,10 +213,7 @@ describe('retry layer', () => {
     const limit = new RateLimitError('slow down', { modelId: 'a', retryAfterMs: 30_000 });
     const { retry, call, seen } = setUp([
       limit,
-      (routed) => {
-        routed.backoff = undefined; // as select does before rethrowing it
-        return limit;
-      },
+      () => limit, // select rethrows the planned error itself
     ]);
     await expect(retry(call())).rejects.toBe(limit);
     expect(seen).toHaveLength(2);
@@ -239,7 +239,7 @@ describe('retry layer', () => {
       const { retry, call, seen } = setUp(
         [
           (routed) => {
-            routed.excluded = new Set(['a']);
+            routed.history.excluded = new Set(['a']);
             return serverError('a');
           },
         ],

@@ -4,13 +4,14 @@ import {
   NoDeploymentsAvailableError,
   RateLimitError,
 } from '../../../src/errors/classes.js';
-import type { Call } from '../../../src/router/call.js';
+import type { Call, History } from '../../../src/router/call.js';
 import { selectLayer } from '../../../src/router/layers/select.js';
 import { MemoryStore } from '../../../src/stores/memory-store.js';
 import type { RoutingStrategy } from '../../../src/strategies/strategy.js';
 import type { Endpoint } from '../../../src/types/index.js';
 import {
   cool,
+  drive,
   endpoint,
   fakeCall,
   fakeClock,
@@ -36,11 +37,18 @@ function setUp(
   const clock = fakeClock();
   const strategy = options.strategy ?? pickingStrategy();
   const { next, seen } = scriptedNext();
-  const select = selectLayer(
-    { ...world, now: clock.now, strategyFor: () => strategy, noDeployments },
-    { limited: options.limited ?? false, weightedFailover: () => options.weightedFailover ?? false },
-  )(next);
-  const call = (overrides: Partial<Call<string>> = {}) => fakeCall(group(endpoints), overrides);
+  const select = drive(
+    selectLayer(
+      { ...world, now: clock.now, strategyFor: () => strategy, noDeployments },
+      { limited: options.limited ?? false, weightedFailover: () => options.weightedFailover ?? false },
+    )(next),
+  );
+  // what the attempts so far did (`excluded`, `timedOut`) goes in the call's history
+  const call = ({ excluded, timedOut, ...overrides }: Partial<Call<string>> & Partial<History> = {}) => {
+    const made = fakeCall(group(endpoints), overrides);
+    Object.assign(made.history, { excluded, timedOut });
+    return made;
+  };
   return { ...world, clock, select, call, seen, strategy };
 }
 
@@ -54,7 +62,7 @@ describe('select layer', () => {
     expect(await chosen(select(routed))).toBe('b');
     expect(strategy.seen).toEqual([['a', 'b', 'c']]);
     expect(seen[0]?.endpoint).toBe('b');
-    expect(routed.strategy).toBe(strategy);
+    expect(seen[0]?.step.strategy).toBe(strategy);
   });
 
   it('passes the group and the request to the strategy', async () => {
@@ -112,16 +120,18 @@ describe('select layer', () => {
     });
     const strategy = pickingStrategy();
     const { next } = scriptedNext();
-    const select = selectLayer(
-      {
-        tracker: tracker(slow),
-        limiter: selectWorld().limiter,
-        now: fakeClock().now,
-        strategyFor: () => strategy,
-        noDeployments,
-      },
-      { limited: false, weightedFailover: () => false },
-    )(next);
+    const select = drive(
+      selectLayer(
+        {
+          tracker: tracker(slow),
+          limiter: selectWorld().limiter,
+          now: fakeClock().now,
+          strategyFor: () => strategy,
+          noDeployments,
+        },
+        { limited: false, weightedFailover: () => false },
+      )(next),
+    );
     expect(await chosen(select(fakeCall(group([a, b]))))).toBe('a');
     expect(reads).toBe(1);
     expect(strategy.seen).toHaveLength(1);
@@ -184,6 +194,15 @@ describe('select layer', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
+  it('never waits for a slot on a hedge step: it runs now or not at all', async () => {
+    const full = endpoint('full', { parallelLimit: 1 });
+    const { select, call, limiter } = setUp([full], { limited: true });
+    limiter.tryAcquire('full', 1);
+    const started = performance.now();
+    await expect(select(call(), { hedge: true })).rejects.toBeInstanceOf(RateLimitError);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("stops waiting for a slot when the caller aborts, with the caller's reason", async () => {
     const full = endpoint('full', { parallelLimit: 1 });
     const { select, call, limiter } = setUp([full], { limited: true });
@@ -198,11 +217,9 @@ describe('select layer', () => {
   it("stops a backoff when the caller aborts, with the caller's reason", async () => {
     const { select, call, limiter } = setUp([a]);
     const controller = new AbortController();
-    const routed = call({
-      signal: controller.signal,
+    const waiting = select(call({ signal: controller.signal }), {
       backoff: { id: 'a', waitMs: 10_000, error: serverError('a') },
     });
-    const waiting = select(routed);
     setTimeout(() => controller.abort('the user left'), 5);
     await expect(waiting).rejects.toBe('the user left');
     expect(limiter.inFlight('a')).toBe(0);
@@ -234,39 +251,40 @@ describe('select layer', () => {
   });
 
   it('waits out a backoff planned for the deployment it picked, then picks again', async () => {
-    const { select, call } = setUp([a]);
-    const routed = call({ backoff: { id: 'a', waitMs: 30, error: serverError('a') } });
+    const { select, call, seen } = setUp([a]);
     const started = performance.now();
-    expect(await chosen(select(routed))).toBe('a');
+    expect(await chosen(select(call(), { backoff: { id: 'a', waitMs: 30, error: serverError('a') } }))).toBe(
+      'a',
+    );
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
-    expect(routed.backoff).toBeUndefined();
+    expect(seen[0]?.backoff).toBeUndefined();
   });
 
   it('does not wait for a backoff planned for another deployment', async () => {
-    const { select, call } = setUp([a]);
-    const routed = call({ backoff: { id: 'b', waitMs: 10_000, error: serverError('b') } });
+    const { select, call, seen } = setUp([a]);
     const started = performance.now();
-    expect(await chosen(select(routed))).toBe('a');
+    expect(
+      await chosen(select(call(), { backoff: { id: 'b', waitMs: 10_000, error: serverError('b') } })),
+    ).toBe('a');
     expect(performance.now() - started).toBeLessThan(1_000);
-    expect(routed.backoff).toBeUndefined();
+    expect(seen[0]?.backoff).toBeUndefined();
   });
 
   it("cuts a server error's backoff to what is left of the call's deadline", async () => {
     const { select, call } = setUp([a]);
-    const routed = call({
-      deadline: NOW + 10,
-      backoff: { id: 'a', waitMs: 10_000, error: serverError('a') },
-    });
+    const routed = call({ deadline: NOW + 10 });
     const started = performance.now();
-    expect(await chosen(select(routed))).toBe('a');
+    expect(
+      await chosen(select(routed, { backoff: { id: 'a', waitMs: 10_000, error: serverError('a') } })),
+    ).toBe('a');
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('rethrows a rate limit whose backoff is longer than what is left of the deadline, claiming nothing', async () => {
     const { select, call, limiter } = setUp([a]);
     const limit = new RateLimitError('slow down', { modelId: 'a', retryAfterMs: 30_000 });
-    const routed = call({ deadline: NOW + 1_000, backoff: { id: 'a', waitMs: 30_000, error: limit } });
-    await expect(select(routed)).rejects.toBe(limit);
+    const routed = call({ deadline: NOW + 1_000 });
+    await expect(select(routed, { backoff: { id: 'a', waitMs: 30_000, error: limit } })).rejects.toBe(limit);
     expect(limiter.inFlight('a')).toBe(0);
   });
 
@@ -304,16 +322,18 @@ describe('select layer', () => {
     const ours = tracker(store);
     const clock = fakeClock();
     const { next } = scriptedNext();
-    const select = selectLayer(
-      {
-        tracker: ours,
-        limiter: selectWorld().limiter,
-        now: clock.now,
-        strategyFor: () => strategy,
-        noDeployments,
-      },
-      { limited: false, weightedFailover: () => false },
-    )(next);
+    const select = drive(
+      selectLayer(
+        {
+          tracker: ours,
+          limiter: selectWorld().limiter,
+          now: clock.now,
+          strategyFor: () => strategy,
+          noDeployments,
+        },
+        { limited: false, weightedFailover: () => false },
+      )(next),
+    );
     expect(await chosen(select(fakeCall(group([a, b]))))).toBe('b');
     expect(ours.stateOf('a', NOW).state).toBe('cooling');
   });

@@ -12,6 +12,7 @@ import { requestFault } from '../../../src/errors/request-fault.js';
 import type { RouterError } from '../../../src/errors/router-error.js';
 import { isDeploymentFailure, tiersLayer } from '../../../src/router/layers/tiers.js';
 import {
+  drive,
   endpoint,
   fakeCall,
   group,
@@ -28,7 +29,7 @@ const tiered = group([primary], [secondary], [backup]);
 
 function setUp(steps: Step[], on = tiered) {
   const { next, seen } = scriptedNext(...steps);
-  const tiers = tiersLayer({ noDeployments })(next);
+  const tiers = drive(tiersLayer({ noDeployments })(next));
   return { tiers, call: fakeCall(on), seen };
 }
 
@@ -38,7 +39,6 @@ describe('tiers layer', () => {
   it('runs a group of one tier once, on that tier', async () => {
     const single = group([primary, backup]);
     const { tiers, call, seen } = setUp([serverError('primary')], single);
-    call.tier = { endpoints: [], deployments: [] };
     await expect(tiers(call)).rejects.toThrow('primary failed');
     expect(triedTiers(seen)).toEqual(['primary,backup']);
   });

@@ -26,7 +26,7 @@ const lingering = new WeakSet<Socket>();
  */
 export function lingerOnEarlyAnswers(app: FastifyInstance, bounds = LINGER): void {
   app.addHook('onSend', async (request) => {
-    if (!request.raw.complete) closeLingering(request.raw, bounds);
+    if (request.raw.complete === false) closeLingering(request.raw, bounds);
   });
 }
 

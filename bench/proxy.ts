@@ -3,7 +3,11 @@
 // server, and the proxy (virtual-key auth, spend logging to embedded PGlite), plain and streaming; each
 // server in its own process, the same upstream behind both. Rounds alternate the order so that machine
 // noise falls on all alike; prints medians of rounds and ends with
-// `ratio: <proxy req/s / pass-through req/s>` (plain; target >= 0.70).
+// `ratio: <proxy req/s / pass-through req/s>` (plain; target >= 0.70). Mode `responses` streams
+// `/v1/responses` (store: false): the proxy translates it to a chat stream upstream and the chunks back
+// into Responses events, while pass-through and mock direct forward the same body to the same upstream
+// (which answers its chat stream): its ratio, next to chat streaming's, is what the translation adds
+// (issue 26). `BENCH_MODES=streaming,responses` runs some modes only.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -11,7 +15,7 @@ import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
 import { firstLine, spawnScript, stopChild } from './lib/child.js';
 import { readCpu } from './lib/cpu-meter.js';
 import { firstBytes } from './lib/first-byte.js';
-import { CHAT_BODIES, CHAT_PATH, type ChatMode, loadTarget } from './lib/gateway-load.js';
+import { loadTarget } from './lib/gateway-load.js';
 import { median } from './lib/stats.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -21,16 +25,35 @@ const CONNECTIONS = 50;
 const WARMUP_SECONDS = 2;
 // the proxy writes spend rows every 0.5 s: wait for the run's last batch before reading its CPU
 const SETTLE_MS = 800;
-const PATH = CHAT_PATH;
+const PATHS: Record<Mode, string> = {
+  plain: '/v1/chat/completions',
+  streaming: '/v1/chat/completions',
+  responses: '/v1/responses',
+};
 // 9 prompt and 2 completion tokens at the prices proxy-server.ts sets
 const COST_PER_CALL = 9 * 0.0000025 + 2 * 0.00001;
 
-const MODES = ['plain', 'streaming'] as const;
-type Mode = ChatMode;
-const BODIES = CHAT_BODIES;
-const EXPECT: Record<Mode, readonly string[]> = {
-  plain: ['Hello!'],
-  streaming: ['"content":"Hel"', 'data: [DONE]'],
+const ALL_MODES = ['plain', 'streaming', 'responses'] as const;
+type Mode = (typeof ALL_MODES)[number];
+const MODES: readonly Mode[] = process.env.BENCH_MODES
+  ? ALL_MODES.filter((m) => process.env.BENCH_MODES?.split(',').includes(m))
+  : ALL_MODES;
+const BODIES: Record<Mode, string> = {
+  plain: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Say hello.' }] }),
+  streaming: JSON.stringify({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'Say hello.' }],
+    stream: true,
+  }),
+  responses: JSON.stringify({ model: 'gpt-4o', input: 'Say hello.', stream: true, store: false }),
+};
+const CHAT_STREAM = ['"content":"Hel"', 'data: [DONE]'];
+/** What a right answer holds: the proxy answers `/v1/responses` with Responses events, the others chat. */
+const expectOf = (mode: Mode, target: Target): readonly string[] => {
+  if (mode === 'plain') return ['Hello!'];
+  if (mode === 'responses' && target.name.startsWith('proxy'))
+    return ['"type":"response.output_text.delta"', '"type":"response.completed"'];
+  return CHAT_STREAM;
 };
 
 interface Target {
@@ -57,17 +80,18 @@ const headersOf = (target: Target) => ({
 
 function load(target: Target, mode: Mode, seconds: number): Promise<Omit<Run, 'firstByteMs'>> {
   const { url, meterUrl, authorization } = target;
-  return loadTarget({ ...target, url, meterUrl, headers: { authorization } }, mode, CONNECTIONS, seconds);
+  const request = { path: PATHS[mode], body: BODIES[mode] };
+  return loadTarget({ ...target, url, meterUrl, headers: { authorization } }, request, CONNECTIONS, seconds);
 }
 
 async function measure(target: Target, mode: Mode): Promise<Run> {
   const run = await load(target, mode, DURATION);
   const probe = {
     url: target.url,
-    path: PATH,
+    path: PATHS[mode],
     headers: headersOf(target),
     body: BODIES[mode],
-    expect: EXPECT[mode],
+    expect: expectOf(mode, target),
   };
   const serial = await firstBytes(probe, SERIAL_COUNT);
   return { ...run, failed: run.failed + serial.wrong, firstByteMs: serial.medianMs };
@@ -145,8 +169,9 @@ function report(): void {
     '| mode | target | req/s | p50 (ms) | p99 (ms) | added first byte, serial (ms) | server CPU/req (µs) | failed |',
   );
   console.log('|---|---|---:|---:|---:|---:|---:|---:|');
-  const ratios: Record<Mode, number> = { plain: Number.NaN, streaming: Number.NaN };
-  const jwtRatios: Record<Mode, number> = { plain: Number.NaN, streaming: Number.NaN };
+  const none = { plain: Number.NaN, streaming: Number.NaN, responses: Number.NaN };
+  const ratios: Record<Mode, number> = { ...none };
+  const jwtRatios: Record<Mode, number> = { ...none };
   let proxyFailed = 0;
   for (const mode of MODES) {
     const direct = summary(mode, 'mock direct');
@@ -171,6 +196,9 @@ function report(): void {
     `jwt ratio (JWT req/s / virtual-key req/s): plain ${jwtRatios.plain.toFixed(3)}, streaming ${jwtRatios.streaming.toFixed(3)}`,
   );
   console.log(`streaming ratio: ${ratios.streaming.toFixed(3)}`);
+  console.log(
+    `responses streaming ratio: ${ratios.responses.toFixed(3)} (chat streaming: ${ratios.streaming.toFixed(3)})`,
+  );
   console.log(`ratio: ${ratios.plain.toFixed(3)}`);
   if (proxyFailed > 0) {
     console.error(`the proxy failed ${proxyFailed} requests: these numbers measure errors, not the proxy`);

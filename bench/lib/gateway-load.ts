@@ -37,6 +37,9 @@ export const CHAT_BODIES = {
 } as const;
 export type ChatMode = keyof typeof CHAT_BODIES;
 
+/** What a load sends: a chat mode's request, or a path and body of its own. */
+export type LoadRequest = ChatMode | { path: string; body: string };
+
 // the proxy writes spend rows every 0.5 s: wait for the run's last batch before reading its CPU
 const SETTLE_MS = 800;
 const TICK_US = 10_000; // /proc CPU times are in clock ticks of 10 ms (USER_HZ 100)
@@ -63,16 +66,18 @@ async function cpuReading(target: GatewayTarget): Promise<{ cpuUs: number; reque
  */
 export async function loadTarget(
   target: GatewayTarget,
-  mode: ChatMode,
+  request: LoadRequest,
   connections: number,
   seconds: number,
 ): Promise<LoadRun> {
+  const { path, body } =
+    typeof request === 'string' ? { path: CHAT_PATH, body: CHAT_BODIES[request] } : request;
   const before = await cpuReading(target);
   const result = await autocannon({
-    url: `${target.url}${CHAT_PATH}`,
+    url: `${target.url}${path}`,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...target.headers },
-    body: CHAT_BODIES[mode],
+    body,
     connections,
     duration: seconds,
   });

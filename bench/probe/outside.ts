@@ -211,7 +211,7 @@ export function outsideChecks(url: string, mock: MockProvider): Check[] {
     {
       id: 'bad input',
       tried:
-        'bodies the API does not take: `[]`, `null`, no model, `messages: "hi"`, `messages: [{}]`, `model: 123`, 11 MB, `text/plain`, nesting 10,000 deep; then a good call (and `max_tokens: -1`, `temperature: "hot"`)',
+        'bodies the API does not take: `[]`, `null`, no model, `messages: "hi"`, `messages: [{}]`, `model: 123`, 11 MB, `text/plain`, nesting 10,000 deep; `max_tokens: -1`, `temperature: "hot"`; then a good call',
       run: async () => {
         let deep = '"x"';
         for (let i = 0; i < 10_000; i++) deep = `[${deep}]`;
@@ -234,11 +234,12 @@ export function outsideChecks(url: string, mock: MockProvider): Check[] {
         const tooLarge = await postLarge(url, 11 * 1024 * 1024);
         if (!tooLarge.startsWith('HTTP/1.1 413'))
           bad.push(`11 MB: ${tooLarge.slice(0, 12) || 'connection closed'}`);
-        // sampling values out of range are the upstream's to judge: forwarded (the mock takes them)
-        const forwarded: string[] = [];
+        // standard fields of the wrong type or out of range: 400 naming the field, never forwarded
         for (const extra of [{ max_tokens: -1 }, { temperature: 'hot' }]) {
           const res = await chat(url, admin, 'm', extra);
-          if (res.status === 200) forwarded.push(JSON.stringify(extra));
+          const field = Object.keys(extra)[0];
+          if (res.status !== 400 || !String(res.json?.error?.message).includes(`request.${field}:`))
+            bad.push(`${JSON.stringify(extra)}: ${res.status}`);
         }
         const plain = await call(
           url,
@@ -251,11 +252,14 @@ export function outsideChecks(url: string, mock: MockProvider): Check[] {
         const good = await chat(url, admin, 'm');
         if (good.status !== 200) bad.push(`the good call after: ${good.status}`);
         return {
-          served: bodies.length + 3 - bad.length,
-          total: bodies.length + 3,
+          served: bodies.length + 5 - bad.length,
+          total: bodies.length + 5,
           rows: null,
           rowsExpected: null,
-          note: `${bad.length === 0 ? 'each a 4xx with a message (413 for 11 MB); the next call served' : bad.join('; ')}; passed on to the upstream unchecked (the mock takes them): ${forwarded.join(', ') || 'none'}`,
+          note:
+            bad.length === 0
+              ? 'each a 4xx with a message (413 for 11 MB; 400 naming the field for the sampling values); the next call served'
+              : bad.join('; '),
         };
       },
     },

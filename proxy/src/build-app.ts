@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { trackCalls } from './http/call-state.js';
 import { parseJsonBodies } from './http/json-body.js';
+import { lingerOnEarlyAnswers } from './http/lingering-close.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
 import { observeRequests } from './observability/http-hooks.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
@@ -50,6 +51,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
     }),
   });
   parseJsonBodies(app);
+  lingerOnEarlyAnswers(app);
   trackCalls(app, ctx.now, obs?.tracing);
   if (obs) observeRequests(app, obs);
   logUnexpectedErrors(app);

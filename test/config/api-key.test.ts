@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDeployments } from '../../src/config/build-deployments.js';
 import { Router } from '../../src/index.js';
-import { configErrorOf } from './helpers.js';
+import { configErrorOf } from '../support/config-files.js';
 
 const build = (svcParams: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, defaults = {}) =>
   buildDeployments(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDeployments } from '../../src/config/build-deployments.js';
 import { parseSettings } from '../../src/config/parse-settings.js';
 import { Router } from '../../src/index.js';
-import { configErrorOf } from './helpers.js';
+import { configErrorOf } from '../support/config-files.js';
 
 // What a user may have put in the wrong variable: a key. It must never reach an error message.
 const SECRET = 'sk-proj-Secret1234567890';

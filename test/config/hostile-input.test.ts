@@ -3,7 +3,7 @@ import { buildDeployments } from '../../src/config/build-deployments.js';
 import { parseSettings } from '../../src/config/parse-settings.js';
 import { MAX_CONFIG_DEPTH } from '../../src/config/resolve-env.js';
 import { Router } from '../../src/index.js';
-import { configErrorOf } from './helpers.js';
+import { configErrorOf } from '../support/config-files.js';
 
 const nested = (depth: number): Record<string, unknown> => {
   let value: Record<string, unknown> = { leaf: 1 };

@@ -3,7 +3,7 @@ import { buildDeployments } from '../../src/config/build-deployments.js';
 import { parseSettings } from '../../src/config/parse-settings.js';
 import { MAX_TIMER_SECONDS } from '../../src/config/time-bounds.js';
 import { Router } from '../../src/index.js';
-import { configErrorOf } from './helpers.js';
+import { configErrorOf } from '../support/config-files.js';
 
 const TOO_LONG = 1e7; // about 116 days: Node would clamp the timer to 1 ms
 const LIMIT_TEXT = `at most ${MAX_TIMER_SECONDS} seconds (about 24.8 days), Node's timer limit`;

@@ -1,15 +1,15 @@
-import { pipeline, Readable } from 'node:stream';
-import { catalogCost, type HiddenParams, usageReader } from '@svc/router';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'undici';
+import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
 import { CallAbort } from '../http/call-abort.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
-import { type AnswerEnd, CLIENT_CLOSED, WHOLE } from '../spend/call-ledger.js';
-import { answerTap } from './answer-tap.js';
 import { forwardedBody, readRequestHead } from './request-head.js';
+import { sendTargetAnswer } from './send-answer.js';
 import type { PassThroughEndpoint } from './settings.js';
-import { answerHeaders, upstreamHeaders, withoutKeyParam } from './upstream-headers.js';
+import { unpricedRefusal } from './unpriced.js';
+import { upstreamHeaders, withoutKeyParam } from './upstream-headers.js';
 
 /** Ten minutes: an agent's long answer may take that long to start, or pause that long. */
 const UPSTREAM_TIMEOUT_MS = 600_000;
@@ -19,7 +19,8 @@ const UPSTREAM_TIMEOUT_MS = 600_000;
  * bodies streamed both ways, with the configured headers instead of the caller's credentials. The
  * caller presents a virtual key (`Authorization: Bearer`, `x-api-key` or `x-goog-api-key`); the call
  * is admitted like a model call (the key's models, rate limits and budget) and leaves a spend row,
- * with the answer's usage and its catalog cost when the endpoint names its `provider`.
+ * with the answer's usage and its catalog cost when the endpoint names its `provider`. A call charged
+ * to a budget that the endpoint cannot price is refused before forwarding (400 `model_unpriced`).
  */
 export function registerPassThroughRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   const endpoints = ctx.passThrough ?? [];
@@ -65,6 +66,11 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       },
       abort.clientGone,
     );
+    const refusal = unpricedRefusal(endpoint, head.model, ledger.budgeted);
+    if (refusal) {
+      ledger.fail(refusal);
+      throw refusal;
+    }
     let answer: Awaited<ReturnType<Agent['request']>>;
     try {
       answer = await agent.request({
@@ -84,45 +90,12 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       );
     }
     abort.answering();
-    const eventStream = String(answer.headers['content-type'] ?? '').includes('text/event-stream');
-    const provider = endpoint.provider;
-    const tap =
-      provider && answer.statusCode < 400 ? answerTap(usageReader(provider), eventStream) : undefined;
-    let cut: unknown;
-    answer.body.once('error', (error) => {
-      cut = error;
+    return sendTargetAnswer(reply, answer, {
+      endpoint,
+      ledger,
+      abort,
+      model: head.model,
+      disconnectRead: ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ,
     });
-    reply.raw.once('close', () => {
-      const whole = reply.raw.writableFinished;
-      const end: AnswerEnd = cut ? { kind: 'cut', error: cut } : whole ? WHOLE : CLIENT_CLOSED;
-      if (!whole) abort.stopUpstream(new Error('the client closed the connection'));
-      if (answer.statusCode >= 400) {
-        ledger.fail(
-          new ProxyError(
-            answer.statusCode,
-            'pass_through_upstream_error',
-            `The target answered ${answer.statusCode}.`,
-          ),
-          end === CLIENT_CLOSED,
-        );
-        return;
-      }
-      void (tap ? tap.usage() : Promise.resolve(undefined)).then((read) => {
-        const model = read?.model ?? head.model ?? endpoint.path;
-        const charged = provider && read?.usage ? catalogCost(provider, model, read.usage) : undefined;
-        const hidden = {
-          model_group: model,
-          custom_llm_provider: provider ?? null,
-          priced: charged?.priced ?? false,
-          cache_hit: false,
-        } as unknown as HiddenParams;
-        ledger.answered(hidden, { usage: read?.usage, cost: charged?.cost ?? 0, estimated: false }, end);
-      });
-    });
-    reply.code(answer.statusCode).headers(answerHeaders(answer.headers));
-    if (!tap) return reply.send(answer.body);
-    // a cut upstream ends the tap with its error, so the reply ends (cut) too
-    pipeline(answer.body, tap.stage, () => undefined);
-    return reply.send(tap.stage);
   };
 }

@@ -20,6 +20,12 @@ export const passThroughEndpointSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).default({}),
   /** Reads the answer's usage for the spend row; absent: rows cost 0 with no tokens. */
   provider: z.enum(PASS_THROUGH_PROVIDERS).optional(),
+  /**
+   * Let calls charged to a budget through although their answers cannot be priced (no `provider`, or
+   * a model the catalog has no price for); they then cost 0. Without it they are refused with 400
+   * `model_unpriced` before forwarding, as chat calls on unpriced deployments are.
+   */
+  allow_unpriced: z.boolean().default(false),
 });
 
 export type PassThroughEndpoint = z.output<typeof passThroughEndpointSchema>;

@@ -1,0 +1,180 @@
+// Pass-through endpoints under budgets (CONTRACT 6.7): a call charged to a budget (a key's, its team's,
+// ...) on an endpoint whose answers the catalog cannot price is refused before forwarding, as chat calls
+// are (400 `model_unpriced`), unless the endpoint says `allow_unpriced: true`; a client that leaves
+// mid-stream is charged for the whole answer, read on within `disconnect_read_*`.
+import { type MockProvider, startMockProvider } from '@svc/router/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, eventually, startTestProxy, type TestProxy } from './harness.js';
+import { postThenLeave } from './leaving-client.js';
+import { client } from './management/client.js';
+
+const PRICED = 'claude-3-5-haiku-20241022';
+const USAGE = { prompt_tokens: 1000, completion_tokens: 200 };
+const message = (model: string, extra = {}) => ({
+  model,
+  max_tokens: 8,
+  messages: [{ role: 'user', content: 'hi' }],
+  ...extra,
+});
+
+describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
+  let t: TestProxy;
+  let upstream: MockProvider;
+  beforeAll(async () => {
+    upstream = await startMockProvider();
+    const endpoint = (path: string, extra = {}) => ({
+      path,
+      target: `${upstream.url}/ant`,
+      headers: { 'x-api-key': 'sk-ant-up' },
+      ...extra,
+    });
+    t = await startTestProxy(engine, {
+      general_settings: {
+        disconnect_read_timeout: 0.5,
+        pass_through_endpoints: [
+          endpoint('/anthropic', { provider: 'anthropic' }),
+          endpoint('/unread'),
+          endpoint('/free', { provider: 'anthropic', allow_unpriced: true }),
+        ],
+      },
+    });
+    upstream.setBehavior('/', { usage: USAGE });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await upstream?.close();
+  });
+
+  const { post, newKey } = client(() => t);
+  const call = (path: string, key: string, body: unknown) =>
+    fetch(`${t.url}${path}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const refusedUnforwarded = async (res: Response, before: number) => {
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(res.status).toBe(400);
+    expect(body.error.code).toBe('model_unpriced');
+    expect(upstream.requests.length).toBe(before);
+    return body.error.message;
+  };
+
+  it('refuses a budgeted key a model the catalog cannot price, before forwarding', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const before = upstream.requests.length;
+    const reason = await refusedUnforwarded(
+      await call('/anthropic', key, message('made-up-model-1')),
+      before,
+    );
+    expect(reason).toContain('made-up-model-1');
+    expect(reason).toContain('allow_unpriced');
+  });
+
+  it('refuses a budgeted key on an endpoint that reads no usage (no provider)', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const before = upstream.requests.length;
+    await refusedUnforwarded(await call('/unread', key, message(PRICED)), before);
+  });
+
+  it('refuses a key whose team has the budget', async () => {
+    const team = await post('/team/new', { max_budget: 10 });
+    const { key } = await newKey({ team_id: team.body.team_id });
+    const before = upstream.requests.length;
+    await refusedUnforwarded(await call('/anthropic', key, message('made-up-model-2')), before);
+  });
+
+  it('serves a budgeted key a priced model', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const res = await call('/anthropic', key, message(PRICED));
+    expect(res.status).toBe(200);
+    await res.json();
+  });
+
+  it('serves a key without a budget an unpriced model', async () => {
+    const { key } = await newKey();
+    const res = await call('/unread', key, message('made-up-model-3'));
+    expect(res.status).toBe(200);
+    await res.json();
+  });
+
+  it('serves a budgeted key an unpriced model on an endpoint with allow_unpriced: true', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const res = await call('/free', key, message('made-up-model-4'));
+    expect(res.status).toBe(200);
+    await res.json();
+  });
+
+  it('charges a client that left mid-stream for the whole answer, read on for its usage', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    upstream.setBehavior('/ant/v1/messages', { usage: USAGE, stream: { holdLastChunk: held } });
+    try {
+      const { key, keyHash } = await newKey({ max_budget: 10 });
+      const left = await postThenLeave(
+        t.url,
+        '/anthropic/v1/messages',
+        { 'x-api-key': key },
+        message(PRICED, { stream: true }),
+        'content_block_delta',
+      );
+      // the usage (message_delta) is sent only after the client has gone
+      expect(left.received).not.toContain('message_delta');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      release();
+      let row: Record<string, unknown> | undefined;
+      await eventually(async () => {
+        const rows = (await (
+          await fetch(`${t.url}/spend/logs?key=${keyHash}`, { headers: t.admin })
+        ).json()) as Array<Record<string, unknown>>;
+        row = rows[0];
+        expect(row).toBeDefined();
+      }, 10_000);
+      expect(row).toMatchObject({
+        stream: true,
+        prompt_tokens: USAGE.prompt_tokens,
+        completion_tokens: USAGE.completion_tokens,
+        error_code: 'client_closed',
+      });
+      expect(row?.cost).toBeGreaterThan(0);
+    } finally {
+      upstream.setBehavior('/ant/v1/messages', { usage: USAGE });
+    }
+  });
+
+  it('stops reading on, and charges what was read, once disconnect_read_timeout runs out', async () => {
+    upstream.setBehavior('/ant/v1/messages', { usage: USAGE, stream: { stallAfter: 1 } });
+    try {
+      const { key, keyHash } = await newKey({ max_budget: 10 });
+      const before = upstream.requests.length;
+      const started = performance.now();
+      await postThenLeave(
+        t.url,
+        '/anthropic/v1/messages',
+        { 'x-api-key': key },
+        message(PRICED, { stream: true }),
+        'message_start',
+      );
+      let row: Record<string, unknown> | undefined;
+      await eventually(async () => {
+        const rows = (await (
+          await fetch(`${t.url}/spend/logs?key=${keyHash}`, { headers: t.admin })
+        ).json()) as Array<Record<string, unknown>>;
+        row = rows[0];
+        expect(row).toBeDefined();
+      }, 10_000);
+      expect(performance.now() - started).toBeGreaterThan(400);
+      expect(upstream.requests.length).toBe(before + 1);
+      // message_start's input tokens were read; the stalled rest never came
+      expect(row).toMatchObject({
+        stream: true,
+        prompt_tokens: USAGE.prompt_tokens,
+        error_code: 'client_closed',
+      });
+    } finally {
+      upstream.setBehavior('/ant/v1/messages', { usage: USAGE });
+    }
+  });
+});

@@ -174,7 +174,8 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
       const chunk = out[i]!;
       if (!this.#answering) {
         if (!carriesContent(chunk)) {
-          (this.#held ??= []).push(chunk);
+          if (this.#held) this.#held.push(chunk);
+          else this.#held = [chunk];
           continue;
         }
         this.#answering = true;

@@ -99,7 +99,16 @@ if (mode === 'direct') {
 
 for (let i = 0; i < Math.min(300, count); i++) await firstChunk(); // warm-up
 const samples = new Float64Array(count);
+// the whole stream is read in both modes, so CPU per call is the client's cost of a streamed answer
+const cpu = process.cpuUsage();
+const t0 = performance.now();
 for (let i = 0; i < count; i++) samples[i] = (await firstChunk()) * 1000;
+const wallMs = performance.now() - t0;
+const used = process.cpuUsage(cpu);
 samples.sort();
 await close();
-process.stdout.write(`${JSON.stringify({ p50: quantile(samples, 0.5), p99: quantile(samples, 0.99) })}\n`);
+const cpuUs = (used.user + used.system) / count;
+const rps = count / (wallMs / 1000);
+process.stdout.write(
+  `${JSON.stringify({ p50: quantile(samples, 0.5), p99: quantile(samples, 0.99), cpuUs, rps })}\n`,
+);

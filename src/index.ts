@@ -19,11 +19,13 @@ export type { WireRequest } from './providers/shared/http-client.js';
 export type {
   CallOptions,
   CallWarning,
+  ChunkTransform,
   JsonOperation,
   ProviderAdapter,
   ProviderRuntime,
   ProviderTarget,
   ReasoningRequest,
+  StreamMonitor,
   StreamOperation,
 } from './providers/shared/provider-adapter.js';
 export { parseSse, type SseEvent } from './providers/shared/sse.js';

@@ -2,6 +2,8 @@ import type { RouterError } from '../errors/router-error.js';
 import type { ChatCompletionChunk, HiddenParams, Usage } from '../types/index.js';
 import type { OpenedStream } from './executor.js';
 
+const DONE: IteratorResult<never> = Object.freeze({ done: true, value: undefined });
+
 /** What the router does when a stream it returned finishes. */
 export interface StreamHooks {
   onEnd(usage: Usage | undefined): void;
@@ -44,25 +46,75 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     return this.hooks.costOf(usage);
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk> {
-    const opened = this.#opened;
-    if (!opened) throw new Error('this stream has already been iterated; a stream can be read once');
-    this.#opened = undefined;
+  /**
+   * The chunks. A plain iterator rather than an async generator: each chunk costs one promise, not a
+   * generator's several turns. Not for concurrent `next()` calls (`for await` never makes them).
+   */
+  [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
+    const hooks = this.hooks;
+    let opened: OpenedStream | undefined;
+    let state: 'new' | 'reading' | 'over' = 'new';
     let usage: Usage | undefined;
-    let finished = false;
-    try {
-      for (let next = opened.first; !next.done; next = await opened.rest.next()) {
+    const take = (next: IteratorResult<ChatCompletionChunk>): IteratorResult<ChatCompletionChunk> => {
+      if (!next.done) {
         if (next.value.usage) usage = next.value.usage;
-        yield next.value;
+        return next;
       }
-      finished = true;
-      this.hooks.onEnd(usage);
-    } catch (error) {
-      this.hooks.onError(error as RouterError);
+      state = 'over';
+      try {
+        hooks.onEnd(usage);
+      } finally {
+        hooks.onClose?.();
+      }
+      return DONE;
+    };
+    const release = async (): Promise<void> => {
+      try {
+        await opened?.rest.return?.();
+      } finally {
+        hooks.onClose?.();
+      }
+    };
+    const fail = async (error: unknown): Promise<never> => {
+      state = 'over';
+      hooks.onError(error as RouterError);
+      await release();
       throw error;
-    } finally {
-      if (!finished) await opened.rest.return?.();
-      this.hooks.onClose?.();
-    }
+    };
+    const iterator: AsyncIterator<ChatCompletionChunk> = {
+      next: () => {
+        if (state === 'over') return Promise.resolve(DONE);
+        if (state === 'new') {
+          opened = this.#opened;
+          if (!opened)
+            return Promise.reject(
+              new Error('this stream has already been iterated; a stream can be read once'),
+            );
+          this.#opened = undefined;
+          state = 'reading';
+          try {
+            return Promise.resolve(take(opened.first));
+          } catch (error) {
+            return Promise.reject(error);
+          }
+        }
+        let pending: Promise<IteratorResult<ChatCompletionChunk>>;
+        try {
+          pending = opened!.rest.next();
+        } catch (error) {
+          return fail(error);
+        }
+        return pending.then(take, fail);
+      },
+      return: async (value?: unknown) => {
+        // a caller that stops early releases the connection
+        if (state === 'reading') {
+          state = 'over';
+          await release();
+        } else state = 'over';
+        return { done: true, value };
+      },
+    };
+    return iterator;
   }
 }

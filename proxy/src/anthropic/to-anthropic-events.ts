@@ -166,8 +166,51 @@ export interface AnthropicStreamOptions {
  * `message_start`; per content block in order `content_block_start`, its `content_block_delta`s
  * (`thinking_delta` and `signature_delta`, `text_delta`, `input_json_delta`) and `content_block_stop`;
  * then `message_delta` (stop reason and usage) and `message_stop`. The usage chunk may come after the
- * finish reason, so `message_delta` waits for the end of the input. An error in the input is thrown
- * to the caller, which ends the stream with an `error` event.
+ * finish reason, so `message_delta` waits for `end()`. Synchronous, one chunk at a time: what the
+ * proxy's stream writer calls per chunk.
+ *
+ * @example const writer = new AnthropicEventWriter({ model: 'claude' }); writer.push(chunk); writer.end();
+ */
+export class AnthropicEventWriter {
+  readonly #blocks = new BlockWriter();
+  readonly #end: StreamEnd = { finish: null, fields: undefined, usage: undefined };
+  #started = false;
+
+  constructor(private readonly options: AnthropicStreamOptions) {}
+
+  /** The events of one chunk, in order (none for a chunk that says nothing Anthropic shows). */
+  push(chunk: ChatCompletionChunk): AnthropicStreamEvent[] {
+    const out: AnthropicStreamEvent[] = [];
+    const end = this.#end;
+    if (!this.#started) {
+      this.#started = true;
+      out.push(messageStart(chunk.id, this.options));
+    }
+    if (chunk.usage) end.usage = chunk.usage;
+    for (const choice of chunk.choices) {
+      if (choice.index !== 0) continue; // Anthropic messages have one answer
+      this.#blocks.thinking(choice.delta, out);
+      this.#blocks.text(choice.delta.content, out);
+      for (const call of choice.delta.tool_calls ?? []) this.#blocks.toolCall(call, out);
+      if (choice.delta.provider_specific_fields?.stop_sequence !== undefined)
+        end.fields = choice.delta.provider_specific_fields;
+      if (choice.finish_reason) end.finish = choice.finish_reason;
+    }
+    return out;
+  }
+
+  /** The events after the last chunk of a complete stream: open blocks closed, `message_delta`, `message_stop`. */
+  end(): AnthropicStreamEvent[] {
+    const out: AnthropicStreamEvent[] = this.#started ? [] : [messageStart(randomUUID(), this.options)];
+    this.#blocks.close(out);
+    out.push(...messageEnd(this.#end));
+    return out;
+  }
+}
+
+/**
+ * `AnthropicEventWriter` over an async iterable of chunks. An error in the input is thrown to the
+ * caller, which ends the stream with an `error` event.
  *
  * @example for await (const { event, data } of chunksToAnthropicEvents(chunks, { model: 'claude' })) send(event, data);
  */
@@ -175,28 +218,7 @@ export async function* chunksToAnthropicEvents(
   chunks: AsyncIterable<ChatCompletionChunk>,
   options: AnthropicStreamOptions,
 ): AsyncGenerator<AnthropicStreamEvent> {
-  const blocks = new BlockWriter();
-  const end: StreamEnd = { finish: null, fields: undefined, usage: undefined };
-  let started = false;
-  for await (const chunk of chunks) {
-    const out: AnthropicStreamEvent[] = [];
-    if (!started) {
-      started = true;
-      out.push(messageStart(chunk.id, options));
-    }
-    if (chunk.usage) end.usage = chunk.usage;
-    for (const choice of chunk.choices) {
-      if (choice.index !== 0) continue; // Anthropic messages have one answer
-      blocks.thinking(choice.delta, out);
-      blocks.text(choice.delta.content, out);
-      for (const call of choice.delta.tool_calls ?? []) blocks.toolCall(call, out);
-      if (choice.delta.provider_specific_fields?.stop_sequence !== undefined)
-        end.fields = choice.delta.provider_specific_fields;
-      if (choice.finish_reason) end.finish = choice.finish_reason;
-    }
-    yield* out;
-  }
-  const out: AnthropicStreamEvent[] = started ? [] : [messageStart(randomUUID(), options)];
-  blocks.close(out);
-  yield* [...out, ...messageEnd(end)];
+  const writer = new AnthropicEventWriter(options);
+  for await (const chunk of chunks) yield* writer.push(chunk);
+  yield* writer.end();
 }

@@ -21,12 +21,12 @@ export function sseEvent(event: string, data: unknown): string {
 
 /**
  * Writes one frame and, when the socket's buffer is full, waits until it drains (or the client is
- * gone): a slow reader slows the upstream read instead of growing the proxy's memory.
- * Resolves false when the client has gone away.
+ * gone): a slow reader slows the upstream read instead of growing the proxy's memory. True at once
+ * (no promise) when the frame fit in the buffer; false when the client has gone away.
  */
-export async function writeFrame(raw: ServerResponse, frame: string): Promise<boolean> {
+export function writeFrame(raw: ServerResponse, frame: string): boolean | Promise<boolean> {
   if (raw.destroyed || raw.writableEnded) return false;
-  if (raw.write(frame)) return true;
+  if (frame === '' || raw.write(frame)) return true;
   return new Promise<boolean>((resolve) => {
     const done = (open: boolean) => {
       raw.off('drain', onDrain);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { anthropicErrorBody } from '../anthropic/anthropic-error.js';
-import { chunksToAnthropicEvents } from '../anthropic/to-anthropic-events.js';
+import { AnthropicEventWriter, type AnthropicStreamEvent } from '../anthropic/to-anthropic-events.js';
 import { chatCompletionToAnthropic } from '../anthropic/to-anthropic-message.js';
 import { anthropicToChatRequest } from '../anthropic/to-chat-request.js';
 import { bodyModel } from '../auth/authenticate.js';
@@ -67,13 +67,19 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
   });
 }
 
+/** Events as one write: one per chunk, not one per event. */
+function framesOf(events: readonly AnthropicStreamEvent[]): string {
+  let out = '';
+  for (const { event, data } of events) out += sseEvent(event, data);
+  return out;
+}
+
 /** Anthropic's stream: named events, an `error` event when cut. */
 function anthropicStream(model: string): StreamFormat {
+  const writer = new AnthropicEventWriter({ model });
   return {
-    async *frames(chunks) {
-      for await (const { event, data } of chunksToAnthropicEvents(chunks, { model }))
-        yield sseEvent(event, data);
-    },
+    frame: (chunk) => framesOf(writer.push(chunk)),
+    end: () => framesOf(writer.end()),
     error: (error) => sseEvent('error', anthropicErrorBody(error)),
   };
 }

@@ -21,12 +21,12 @@ interface Result {
   usage?: Usage | null;
 }
 
+const DONE_FRAME = sseData('[DONE]');
+
 /** OpenAI's stream: a `data:` event per chunk, `data: [DONE]` at the end, `{"error": ...}` when cut. */
 const OPENAI_STREAM: StreamFormat = {
-  async *frames(chunks) {
-    for await (const chunk of chunks) yield sseData(chunk);
-  },
-  end: sseData('[DONE]'),
+  frame: (chunk) => sseData(chunk),
+  end: () => DONE_FRAME,
   error: (error) => sseData(errorReply(error).body),
 };
 

@@ -21,14 +21,11 @@ export function responsesStreamFormat(
   beforeEnd: (response: ResponseObject) => Promise<void>,
 ): StreamFormat {
   return {
-    async *frames(chunks) {
-      for await (const chunk of chunks) {
-        const events = writer.push(chunk);
-        if (events.length > 0) yield framesOf(events);
-      }
+    frame: (chunk) => framesOf(writer.push(chunk)),
+    end: async () => {
       const last = writer.end();
       await beforeEnd(writer.response);
-      yield framesOf(last);
+      return framesOf(last);
     },
     error: (error) => {
       const { code, message } = errorReply(error).body.error;

@@ -8,12 +8,18 @@ import { SSE_HEADERS, writeFrame } from '../http/sse.js';
 import { type AnswerEnd, type CallLedger, type Charge, CLIENT_CLOSED, WHOLE } from '../spend/call-ledger.js';
 import { DeliveredAnswer } from '../spend/delivered-answer.js';
 
-/** How one API writes a chat stream as server-sent events. */
+/**
+ * How one API writes a chat stream as server-sent events, one chunk at a time and synchronously (a
+ * stateful format keeps its state in the object: make one per stream).
+ */
 export interface StreamFormat {
-  /** The frames for the chunks, in order. */
-  frames(chunks: AsyncIterable<ChatCompletionChunk>): AsyncIterable<string>;
-  /** Sent after the last frame of a complete stream (OpenAI's `data: [DONE]`). */
-  end?: string;
+  /** The frames of one chunk, as one string (empty when the chunk shows nothing in this format). */
+  frame(chunk: ChatCompletionChunk): string;
+  /**
+   * The frames after the last chunk of a complete stream (OpenAI's `data: [DONE]`); called whether or
+   * not the client is still there (a format may keep the answer), written only when it is.
+   */
+  end(): string | Promise<string>;
   /** The in-band frame that ends a stream failing after its first byte. */
   error(error: unknown): string;
 }
@@ -60,13 +66,26 @@ export async function sendStream(
   const readOn = new ReadOn(abort, call.disconnectRead);
   let end: AnswerEnd = CLIENT_CLOSED;
   try {
-    for await (const frame of format.frames(answer.tap(stream, clientHere, () => call.ledger.firstChunk()))) {
-      if (clientHere() && (await writeFrame(raw, frame))) continue;
+    // one synchronous step per chunk (frame it, write it); only a full socket buffer is waited for,
+    // so a slow reader slows the upstream read
+    for await (const chunk of stream) {
+      call.ledger.firstChunk();
+      answer.arrived(chunk);
+      const frame = format.frame(chunk);
+      if (clientHere()) {
+        const open = writeFrame(raw, frame);
+        if (open === true || (open !== false && (await open))) {
+          // written while the client was there: its text reached the client
+          if (clientHere()) answer.delivered(chunk);
+          continue;
+        }
+      }
       if (!readOn.more(Buffer.byteLength(frame))) break;
     }
+    const last = await format.end();
     if (clientHere()) {
       end = WHOLE;
-      if (format.end) await writeFrame(raw, format.end);
+      await writeFrame(raw, last);
     }
   } catch (error) {
     if (clientHere()) {

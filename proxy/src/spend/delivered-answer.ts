@@ -14,23 +14,15 @@ export class DeliveredAnswer {
   /** The upstream's usage, once its usage chunk came. */
   usage: Usage | undefined;
 
-  /**
-   * Passes `chunks` through, noting the usage and the delivered text, and telling `arrived` of each
-   * chunk (the ledger's time to first token). A chunk counts as delivered when the next one is asked for
-   * while `delivering()` holds: the reader asks only once it has written the chunk's events.
-   */
-  async *tap(
-    chunks: AsyncIterable<ChatCompletionChunk>,
-    delivering: () => boolean,
-    arrived?: () => void,
-  ): AsyncGenerator<ChatCompletionChunk> {
-    for await (const chunk of chunks) {
-      arrived?.();
-      if (chunk.usage) this.usage = chunk.usage;
-      const text = chunkText(chunk);
-      yield chunk;
-      if (text && delivering()) this.#text += text;
-    }
+  /** A chunk came from the upstream (delivered or not): its usage, when it has one, is the answer's. */
+  arrived(chunk: ChatCompletionChunk): void {
+    if (chunk.usage) this.usage = chunk.usage;
+  }
+
+  /** A chunk's events were written while the client was there: its text reached the client. */
+  delivered(chunk: ChatCompletionChunk): void {
+    const text = chunkText(chunk);
+    if (text) this.#text += text;
   }
 
   /** The text delivered so far. */

@@ -6,7 +6,7 @@ import { toChatCompletion } from './convert-response.js';
 import { ANTHROPIC_ERROR_CODES } from './error-codes.js';
 import { readAnthropicError } from './error-map.js';
 import { anthropicReasoningParams } from './reasoning-params.js';
-import { anthropicChunks } from './stream-transform.js';
+import { AnthropicChunkTransform, anthropicChunks } from './stream-transform.js';
 
 /** What distinguishes one host of the Anthropic Messages format from another (Anthropic, Vertex AI). */
 export interface AnthropicAdapterOptions {
@@ -65,6 +65,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Provid
     chatStream: {
       build: (request, target, call) => build(request, target, call, true),
       parse: (body, target, _request, monitor) => anthropicChunks(body, target, monitor),
+      transform: (target, _request, monitor) => new AnthropicChunkTransform(target, monitor),
     },
     readError: readAnthropicError,
     errorCodes: ANTHROPIC_ERROR_CODES,

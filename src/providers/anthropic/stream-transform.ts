@@ -3,9 +3,9 @@ import { type ErrorContext, errorFromResponse, statusForCode } from '../../error
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
-import type { ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
+import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
 import { streamEndedEarly } from '../shared/provider-errors.js';
-import { parseSse } from '../shared/sse.js';
+import { parseSse, type SseEvent } from '../shared/sse.js';
 import { parseStreamJson } from '../shared/stream-json.js';
 import { toAnthropicUsage } from './convert-response.js';
 import { ANTHROPIC_ERROR_CODES } from './error-codes.js';
@@ -106,37 +106,43 @@ function streamError(event: Json, ctx: ErrorContext): Error {
 }
 
 /**
- * Anthropic Messages SSE into `chat.completion.chunk`s: a role chunk at `message_start`, text,
- * reasoning (with `thinking_blocks` pieces and the signature) and tool calls as they stream, the
- * finish reason at `message_delta` and a usage chunk at `message_stop`. `ping` events are ignored
- * wherever they fall, events that are not JSON skipped and reported to `monitor`. An `error` event
- * (even after HTTP 200) throws its contract class. The stream is complete at `message_stop`, or when
- * the body ends cleanly after a `message_delta` with a `stop_reason` (the usage chunk then comes at
- * the end); one that ends before throws APIConnectionError.
+ * Anthropic Messages SSE events into `chat.completion.chunk`s, one event at a time and synchronously:
+ * a role chunk at `message_start`, text, reasoning (with `thinking_blocks` pieces and the signature)
+ * and tool calls as they stream, the finish reason at `message_delta` and a usage chunk at
+ * `message_stop`. `ping` events are ignored wherever they fall, events that are not JSON skipped and
+ * reported to `monitor`. An `error` event (even after HTTP 200) throws its contract class. The stream
+ * is complete at `message_stop`, or when the body ends cleanly after a `message_delta` with a
+ * `stop_reason` (the usage chunk then comes at the end); one that ends before throws APIConnectionError.
  */
-export async function* anthropicChunks(
-  body: AsyncIterable<Uint8Array>,
-  target: ProviderTarget,
-  monitor?: StreamMonitor,
-): AsyncGenerator<ChatCompletionChunk> {
-  const ctx: ErrorContext = errorContextOf(target);
-  const state = new StreamState(target);
-  let done = false;
-  let stopped = false;
-  for await (const sse of parseSse(body, monitor)) {
-    if (done) continue; // drain so the connection goes back to the pool
-    const event = parseStreamJson(sse.data, target, 'an event', monitor);
-    if (!event) continue;
+export class AnthropicChunkTransform implements ChunkTransform<ChatCompletionChunk> {
+  readonly #ctx: ErrorContext;
+  readonly #state: StreamState;
+  #done = false;
+  #stopped = false;
+
+  constructor(
+    private readonly target: ProviderTarget,
+    private readonly monitor?: StreamMonitor,
+  ) {
+    this.#ctx = errorContextOf(target);
+    this.#state = new StreamState(target);
+  }
+
+  event(sse: SseEvent, out: ChatCompletionChunk[]): void {
+    if (this.#done) return; // drain so the connection goes back to the pool
+    const event = parseStreamJson(sse.data, this.target, 'an event', this.monitor);
+    if (!event) return;
+    const state = this.#state;
     const type = asString(event.type) ?? sse.event;
     if (type === 'message_start') {
       const message = asRecord(event.message) ?? {};
       state.id = asString(message.id) ?? state.id;
       state.model = asString(message.model) ?? state.model;
       state.usage = { ...asRecord(message.usage) };
-      yield state.chunk({ role: 'assistant', content: '' });
+      out.push(state.chunk({ role: 'assistant', content: '' }));
     } else if (type === 'content_block_start' || type === 'content_block_delta') {
       const delta = type === 'content_block_start' ? onBlockStart(state, event) : onBlockDelta(state, event);
-      if (delta) yield state.chunk(delta);
+      if (delta) out.push(state.chunk(delta));
     } else if (type === 'message_delta') {
       // message_delta usage is cumulative and may restate the input counts, or send them as null:
       // only numbers overwrite what message_start said
@@ -145,17 +151,37 @@ export async function* anthropicChunks(
       }
       const reason = toFinishReason(asRecord(event.delta)?.stop_reason);
       if (reason) {
-        stopped = true;
-        yield state.chunk({}, reason);
+        this.#stopped = true;
+        out.push(state.chunk({}, reason));
       }
     } else if (type === 'message_stop') {
-      done = true;
-      yield state.usageChunk();
+      this.#done = true;
+      out.push(state.usageChunk());
     } else if (type === 'error') {
-      throw streamError(event, ctx);
+      throw streamError(event, this.#ctx);
     }
   }
-  if (done) return;
-  if (!stopped) throw streamEndedEarly(target, 'no message_delta with stop_reason');
-  yield state.usageChunk();
+
+  end(out: ChatCompletionChunk[]): void {
+    if (this.#done) return;
+    if (!this.#stopped) throw streamEndedEarly(this.target, 'no message_delta with stop_reason');
+    out.push(this.#state.usageChunk());
+  }
+}
+
+/** `AnthropicChunkTransform` over a whole body, for a caller that holds the bytes as an async iterable. */
+export async function* anthropicChunks(
+  body: AsyncIterable<Uint8Array>,
+  target: ProviderTarget,
+  monitor?: StreamMonitor,
+): AsyncGenerator<ChatCompletionChunk> {
+  const transform = new AnthropicChunkTransform(target, monitor);
+  const out: ChatCompletionChunk[] = [];
+  for await (const event of parseSse(body, monitor)) {
+    transform.event(event, out);
+    yield* out;
+    out.length = 0;
+  }
+  transform.end(out);
+  yield* out;
 }

@@ -13,7 +13,7 @@ import { bareModel, toBatchEmbedBody, toEmbeddingResponse } from './embedding.js
 import { GOOGLE_ERROR_CODES } from './error-codes.js';
 import { readGoogleError } from './error-map.js';
 import { geminiReasoningParams } from './reasoning-params.js';
-import { geminiChunks } from './stream-transform.js';
+import { GeminiChunkTransform, geminiChunks } from './stream-transform.js';
 
 /** The Gemini methods an adapter posts to. */
 export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'batchEmbedContents';
@@ -54,6 +54,7 @@ export function geminiChatOperations(endpoint: GeminiEndpoint): {
       build: (request, target, options) =>
         post(target, options, 'streamGenerateContent', toGeminiBody(request, target, options.dropParams)),
       parse: (body, target, _request, monitor) => geminiChunks(body, target, monitor),
+      transform: (target, _request, monitor) => new GeminiChunkTransform(target, monitor),
     },
   };
 }

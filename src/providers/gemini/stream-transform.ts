@@ -3,9 +3,9 @@ import { errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
-import type { ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
+import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
 import { streamEndedEarly } from '../shared/provider-errors.js';
-import { parseSse } from '../shared/sse.js';
+import { parseSse, type SseEvent } from '../shared/sse.js';
 import { parseStreamJson } from '../shared/stream-json.js';
 import { assertPromptNotBlocked, readParts, toGeminiUsage, toToolCall } from './convert-response.js';
 import { GOOGLE_ERROR_CODES } from './error-codes.js';
@@ -86,45 +86,75 @@ function candidateChunks(
  * `chat.completion.chunk`s. Gemini has no terminal event: a stream is complete when it ends after
  * every candidate carried a `finishReason`; one that ends before is an APIConnectionError. An `error`
  * object in the stream throws its contract class; a blocked prompt throws ContentPolicyViolationError;
- * an event that is not JSON is skipped and reported to `monitor`.
+ * an event that is not JSON is skipped and reported to `monitor`. One event at a time, synchronously.
  */
+export class GeminiChunkTransform implements ChunkTransform<ChatCompletionChunk> {
+  readonly #states = new Map<number, CandidateState>();
+  readonly #created = Math.floor(Date.now() / 1000);
+  #id = '';
+  #model: string;
+  #usage: Usage | undefined;
+
+  constructor(
+    private readonly target: ProviderTarget,
+    private readonly monitor?: StreamMonitor,
+  ) {
+    this.#model = target.model;
+  }
+
+  #chunk(index: number, delta: ChunkDelta, finish: FinishReason | null): ChatCompletionChunk {
+    return {
+      id: this.#id,
+      object: 'chat.completion.chunk',
+      created: this.#created,
+      model: this.#model,
+      system_fingerprint: null,
+      choices: [{ index, delta, finish_reason: finish }],
+    };
+  }
+
+  event(event: SseEvent, out: ChatCompletionChunk[]): void {
+    const target = this.target;
+    const json = parseStreamJson(event.data, target, 'an event', this.monitor);
+    if (!json) return;
+    const error = asRecord(json.error);
+    if (error) throwStreamError(error, target);
+    assertPromptNotBlocked(json, target);
+    this.#id ||= asString(json.responseId) ?? `chatcmpl-${randomUUID()}`;
+    this.#model = asString(json.modelVersion) ?? this.#model;
+    if (json.usageMetadata) this.#usage = toGeminiUsage(json.usageMetadata);
+    const candidates = Array.isArray(json.candidates) ? json.candidates : [];
+    for (const [i, raw] of candidates.entries()) {
+      const candidate = asRecord(raw) ?? {};
+      const index = asFiniteNumber(candidate.index) ?? i;
+      const state = this.#states.get(index) ?? { started: false, calls: 0, finish: null };
+      this.#states.set(index, state);
+      for (const { delta, finish } of candidateChunks(candidate, state))
+        out.push(this.#chunk(index, delta, finish));
+    }
+  }
+
+  end(out: ChatCompletionChunk[]): void {
+    const states = this.#states;
+    if (states.size === 0 || [...states.values()].some((s) => s.finish === null))
+      throw streamEndedEarly(this.target, 'a candidate without finishReason');
+    out.push({ ...this.#chunk(0, {}, null), choices: [], usage: this.#usage ?? toGeminiUsage(undefined) });
+  }
+}
+
+/** `GeminiChunkTransform` over a whole body, for a caller that holds the bytes as an async iterable. */
 export async function* geminiChunks(
   body: AsyncIterable<Uint8Array>,
   target: ProviderTarget,
   monitor?: StreamMonitor,
 ): AsyncGenerator<ChatCompletionChunk> {
-  const states = new Map<number, CandidateState>();
-  const created = Math.floor(Date.now() / 1000);
-  let id = '';
-  let model = target.model;
-  let usage: Usage | undefined;
-  const chunk = (index: number, delta: ChunkDelta, finish: FinishReason | null): ChatCompletionChunk => ({
-    id,
-    object: 'chat.completion.chunk',
-    created,
-    model,
-    system_fingerprint: null,
-    choices: [{ index, delta, finish_reason: finish }],
-  });
+  const transform = new GeminiChunkTransform(target, monitor);
+  const out: ChatCompletionChunk[] = [];
   for await (const event of parseSse(body, monitor)) {
-    const json = parseStreamJson(event.data, target, 'an event', monitor);
-    if (!json) continue;
-    const error = asRecord(json.error);
-    if (error) throwStreamError(error, target);
-    assertPromptNotBlocked(json, target);
-    id ||= asString(json.responseId) ?? `chatcmpl-${randomUUID()}`;
-    model = asString(json.modelVersion) ?? model;
-    if (json.usageMetadata) usage = toGeminiUsage(json.usageMetadata);
-    const candidates = Array.isArray(json.candidates) ? json.candidates : [];
-    for (const [i, raw] of candidates.entries()) {
-      const candidate = asRecord(raw) ?? {};
-      const index = asFiniteNumber(candidate.index) ?? i;
-      const state = states.get(index) ?? { started: false, calls: 0, finish: null };
-      states.set(index, state);
-      for (const { delta, finish } of candidateChunks(candidate, state)) yield chunk(index, delta, finish);
-    }
+    transform.event(event, out);
+    yield* out;
+    out.length = 0;
   }
-  if (states.size === 0 || [...states.values()].some((s) => s.finish === null))
-    throw streamEndedEarly(target, 'a candidate without finishReason');
-  yield { ...chunk(0, {}, null), choices: [], usage: usage ?? toGeminiUsage(undefined) };
+  transform.end(out);
+  yield* out;
 }

@@ -16,7 +16,7 @@ import { toChatCompletion, toUsage } from './convert-response.js';
 import { readOpenAIError } from './error-map.js';
 import { mediaOperations } from './media-operations.js';
 import type { OpenAICompatibleOptions, ResponseHooks } from './options.js';
-import { openAIChunks } from './stream-transform.js';
+import { OpenAIChunkTransform, openAIChunks } from './stream-transform.js';
 
 export type { ChunkTransform, OpenAICompatibleOptions } from './options.js';
 
@@ -178,6 +178,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions):
     chatStream: {
       build: (request, target, call) => postChat(target, call, chatBody(request, target, call, true)),
       parse: (body, target, _request, monitor) => openAIChunks(body, target, hooks, monitor),
+      transform: (target, _request, monitor) => new OpenAIChunkTransform(target, hooks, monitor),
     },
     ...jsonOperations(post),
     ...mediaOperations(post),

@@ -21,6 +21,7 @@ import type {
   StreamOperation,
 } from './provider-adapter.js';
 import { errorOptions, responseTooLarge } from './provider-errors.js';
+import { StreamReader } from './stream-reader.js';
 import { errorInSuccessBody } from './success-body.js';
 
 type Body = Dispatcher.ResponseData['body'];
@@ -343,6 +344,10 @@ export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   const onBodyClose = options.onBodyClose;
   if (onBodyClose) response.body.once('close', () => response.body.readableEnded || onBodyClose());
   const monitor: StreamMonitor = { event: () => timer.event(), warn: options.onWarning ?? ignore };
+  if (operation.transform) {
+    const transform = operation.transform(target, request, monitor);
+    return new StreamReader(response.body, transform, target, options, timer);
+  }
   const limit = options.maxResponseBytes;
   const body = limit === undefined ? response.body : limited(response.body, limit, target);
   const chunks = operation.parse(body, target, request, monitor);

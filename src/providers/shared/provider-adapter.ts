@@ -25,6 +25,7 @@ import type {
 } from '../../types/index.js';
 import type { MockFormat } from '../../types/mock-format.js';
 import type { WireRequest } from './http-client.js';
+import type { SseEvent } from './sse.js';
 
 /** Where and as whom an adapter calls: derived once per deployment. */
 export interface ProviderTarget {
@@ -123,6 +124,20 @@ export interface BinaryOperation<Req> {
   build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
 }
 
+/**
+ * A stream's events into chunks, synchronously, one event at a time: what lets `invokeStream` read a
+ * server-sent-event body with no async turn per chunk (see `StreamReader`).
+ */
+export interface ChunkTransform<Chunk> {
+  /**
+   * Appends the chunks of one event to `out` (none, one or several). Throws a router error when the
+   * event reports an error.
+   */
+  event(event: SseEvent, out: Chunk[]): void;
+  /** The body ended cleanly: throws a router error when the stream is not complete (before its finish). */
+  end(out: Chunk[]): void;
+}
+
 /** A streaming operation: build the wire request, turn the body bytes into chunks. */
 export interface StreamOperation<Req, Chunk> {
   build(request: Req, target: ProviderTarget, options: CallOptions): WireRequest | Promise<WireRequest>;
@@ -137,6 +152,12 @@ export interface StreamOperation<Req, Chunk> {
     request: Req,
     monitor?: StreamMonitor,
   ): AsyncIterable<Chunk>;
+  /**
+   * For a server-sent-event body: the same chunks as `parse`, one event at a time with no async turn.
+   * When given, `invokeStream` reads the body with it (and never calls `parse`); `parse` stays for
+   * callers that hold the body as an async iterable.
+   */
+  transform?(target: ProviderTarget, request: Req, monitor: StreamMonitor): ChunkTransform<Chunk>;
 }
 
 /** The request fields that decide reasoning. `model` (prefixed or not) matters to Gemini, Vertex, Bedrock and xAI. */

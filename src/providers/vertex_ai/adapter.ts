@@ -61,6 +61,9 @@ export const vertexAdapter: ProviderAdapter = {
     build: (request, target, options) => operationsFor(target).chatStream.build(request, target, options),
     parse: (body, target, request, monitor) =>
       operationsFor(target).chatStream.parse(body, target, request, monitor),
+    // both Gemini's and Anthropic's streams have a synchronous transform
+    transform: (target, request, monitor) =>
+      operationsFor(target).chatStream.transform!(target, request, monitor),
   },
   readError: readVertexError,
   // Vertex answers in Google's shape, and Claude models in Anthropic's

@@ -64,16 +64,19 @@ function recorded(opened: OpenedStream, done: (answer: ChatCompletion | undefine
     done(answer);
   };
   const rest: AsyncIterator<ChatCompletionChunk> = {
-    async next() {
-      try {
-        const next = await opened.rest.next();
-        if (next.done) finish(accumulateChunks(chunks));
-        else chunks.push(next.value);
-        return next;
-      } catch (error) {
-        finish(undefined);
-        throw error;
-      }
+    // `then`, not `await`: one promise per chunk
+    next() {
+      return opened.rest.next().then(
+        (next) => {
+          if (next.done) finish(accumulateChunks(chunks));
+          else chunks.push(next.value);
+          return next;
+        },
+        (error: unknown) => {
+          finish(undefined);
+          throw error;
+        },
+      );
     },
     async return(value?: unknown) {
       finish(undefined);

@@ -1,0 +1,206 @@
+import type { Readable } from 'node:stream';
+import type { ChatCompletionChunk } from '../../types/index.js';
+import type { CallTimer } from './call-timer.js';
+import { carriesContent } from './chunk-content.js';
+import { failureOf } from './invoke.js';
+import type { CallOptions, ChunkTransform, ProviderTarget } from './provider-adapter.js';
+import { responseTooLarge } from './provider-errors.js';
+import { SseDecoder, type SseEvent } from './sse.js';
+
+const DONE: IteratorResult<never> = Object.freeze({ done: true, value: undefined });
+
+/** Where the body is: being read, ended (its last events still to transform), or every chunk made. */
+type Phase = 'reading' | 'ending' | 'ended';
+
+function prematureClose(): Error {
+  return Object.assign(new Error('the stream closed before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+}
+
+/**
+ * A server-sent-event body read as chunks with no async turn per chunk: bytes are pulled from the
+ * body (`read()`) only when the caller asks for a chunk and none is in hand, then decoded, transformed
+ * and guarded synchronously; `next()` waits only when the socket has nothing buffered. Nothing is read
+ * ahead of the caller, so a slow caller leaves the bytes in the socket and the upstream slows down
+ * (the body's own high-water mark bounds what is buffered). Events are handed to the transform one at
+ * a time, as the caller asks, so `stream_timeout` restarts when an event is taken, as with `parseSse`.
+ *
+ * The guards are `invokeStream`'s: chunks before the first content chunk (a role-only opener) are held
+ * back and given with it, so a stream that never produces content fails before its first chunk; the
+ * first content chunk ends `first_token_timeout`; the time the caller holds a chunk is its own
+ * (`CallTimer.delivered`/`reading`); a failure becomes a contract error; the timer and the socket are
+ * released however the stream ends.
+ */
+export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIterableIterator<Chunk> {
+  readonly #decoder = new SseDecoder();
+  readonly #events: SseEvent[] = [];
+  #eventAt = 0;
+  readonly #ready: Chunk[] = [];
+  #readyAt = 0;
+  readonly #out: Chunk[] = [];
+  #held: Chunk[] | undefined;
+  #answering = false;
+  /** A chunk is with the caller: its next `next()` ends its pause. */
+  #holding = false;
+  #phase: Phase = 'reading';
+  #closed = false;
+  #size = 0;
+  #error: unknown;
+  #wake: (() => void) | undefined;
+  readonly #onWake = (): void => {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  };
+
+  constructor(
+    private readonly body: Readable,
+    private readonly transform: ChunkTransform<Chunk>,
+    private readonly target: ProviderTarget,
+    private readonly options: CallOptions,
+    private readonly timer: CallTimer,
+  ) {
+    body.on('readable', this.#onWake);
+    body.on('end', this.#onWake);
+    body.on('close', this.#onWake);
+    // kept after the stream ends: an error the body emits later must not go unhandled
+    body.on('error', (err) => {
+      this.#error ??= err;
+      this.#onWake();
+    });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Chunk>> {
+    if (this.#closed) return Promise.resolve(DONE);
+    try {
+      if (this.#holding) {
+        this.#holding = false;
+        // a deadline that fired during the caller's pause closed the stream: its failure comes next
+        this.timer.reading();
+        if (this.timer.expiry !== undefined) throw new Error(this.timer.expiry);
+      }
+      const result = this.#step();
+      return result ? Promise.resolve(result) : this.#waitForBytes();
+    } catch (err) {
+      return Promise.reject(this.#fail(err));
+    }
+  }
+
+  return(): Promise<IteratorResult<Chunk>> {
+    this.#close();
+    return Promise.resolve(DONE);
+  }
+
+  async #waitForBytes(): Promise<IteratorResult<Chunk>> {
+    try {
+      for (;;) {
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+        if (this.#closed) return DONE;
+        const result = this.#step();
+        if (result) return result;
+      }
+    } catch (err) {
+      throw this.#fail(err);
+    }
+  }
+
+  /** The next result in hand or made from bytes already buffered; undefined when bytes must be waited for. */
+  #step(): IteratorResult<Chunk> | undefined {
+    for (;;) {
+      if (this.#readyAt < this.#ready.length) return this.#handOut();
+      if (this.#eventAt < this.#events.length) {
+        const event = this.#events[this.#eventAt++]!;
+        if (this.#eventAt === this.#events.length) this.#events.length = this.#eventAt = 0;
+        this.timer.event();
+        this.transform.event(event, this.#out);
+        this.#guard();
+        continue;
+      }
+      if (this.#phase === 'ended') {
+        this.#close();
+        return DONE;
+      }
+      if (this.#phase === 'ending') {
+        this.transform.end(this.#out);
+        this.#guard();
+        if (this.#held) this.#ready.push(...this.#held);
+        this.#held = undefined;
+        this.#phase = 'ended';
+        continue;
+      }
+      const bytes = this.body.read() as Buffer | null;
+      if (bytes !== null) {
+        this.#take(bytes);
+        continue;
+      }
+      const error = this.#error ?? this.body.errored;
+      if (error) throw error;
+      if (this.body.readableEnded) {
+        this.#decoder.end(this.#events);
+        this.#phase = 'ending';
+        continue;
+      }
+      if (this.body.destroyed) throw prematureClose();
+      return undefined;
+    }
+  }
+
+  #take(bytes: Buffer): void {
+    const limit = this.options.maxResponseBytes;
+    if (limit !== undefined) {
+      this.#size += bytes.length;
+      if (this.#size > limit) throw responseTooLarge(this.target, limit);
+    }
+    this.#decoder.push(bytes, this.#events);
+  }
+
+  #handOut(): IteratorResult<Chunk> {
+    const chunk = this.#ready[this.#readyAt++]!;
+    if (this.#readyAt === this.#ready.length) this.#ready.length = this.#readyAt = 0;
+    this.timer.delivered();
+    this.#holding = true;
+    return { done: false, value: chunk };
+  }
+
+  /** Moves the transform's chunks to the caller's queue, holding back those before the first content. */
+  #guard(): void {
+    const out = this.#out;
+    for (let i = 0; i < out.length; i++) {
+      const chunk = out[i]!;
+      if (!this.#answering) {
+        if (!carriesContent(chunk)) {
+          if (this.#held) this.#held.push(chunk);
+          else this.#held = [chunk];
+          continue;
+        }
+        this.#answering = true;
+        this.timer.firstToken();
+        if (this.#held) this.#ready.push(...this.#held);
+        this.#held = undefined;
+      }
+      this.#ready.push(chunk);
+    }
+    out.length = 0;
+  }
+
+  #fail(err: unknown): unknown {
+    if (this.#closed) return err;
+    const failure = failureOf(err, this.timer, this.options, this.target, 'stream');
+    this.#close();
+    return failure;
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.timer.clear();
+    // a caller that stops early must not leave the socket busy
+    if (!this.body.destroyed && !this.body.readableEnded) this.body.destroy();
+    this.#onWake();
+  }
+}

@@ -9,7 +9,6 @@ import { redisOptionsFromSettings, type StoreSettings, sameStoreSettings } from 
 import type { CustomRoutingStrategy } from '../strategies/custom-strategy.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type {
-  ChatCompletion,
   ChatCompletionRequest,
   DeploymentConfig,
   DeploymentEntry,
@@ -27,34 +26,17 @@ import type {
   TextCompletionRequest,
   TranscriptionRequest,
   TranscriptionResponse,
-  Usage,
   WithHiddenParams,
 } from '../types/index.js';
 import { type AccessGroups, accessGroupsOf } from './access-groups.js';
-import { type Call, type Routed, withAttempts } from './call.js';
 import type { CallControl, ChatResult } from './call-control.js';
-import { completedResult, streamResult } from './call-results.js';
-import type { ChatCompletionStream } from './chat-stream.js';
+import { CallRunner } from './call-runner.js';
 import { type DeploymentHealth, deploymentHealth } from './deployment-health.js';
-import type { OpenedStream } from './executor.js';
-import {
-  checkMode,
-  isStreamedFile,
-  MEDIA_MODES,
-  type MediaKind,
-  mediaResult,
-  OneShotUpload,
-  ofMode,
-} from './media-calls.js';
 import { type ModelGroupInfo, modelGroupInfo } from './model-group-info.js';
 import type { RouterMetricsSnapshot } from './observability/router-metrics.js';
 import { buildRouterConfig, type RouterConfig } from './router-config.js';
 import type { RouterEvents } from './router-events.js';
 import { type RouterDependencies, RouterRuntime } from './runtime.js';
-import { type CallStart, type RoutableRequest, type Run, startCall } from './start-call.js';
-import { type ResumeDeps, resumableStream } from './stream-resume/resumable-stream.js';
-import { resumeDeps } from './stream-resume/resume-deps.js';
-import { type RequestKind, validateRequest } from './validate-request.js';
 
 export type { CallControl, ChatResult } from './call-control.js';
 export type { RouterDependencies };
@@ -85,6 +67,7 @@ export class Router extends EventEmitter<RouterEvents> {
   /** `getAccessGroups()` of the current config, built on first use. */
   #accessGroups: { registry: RouterConfig['registry']; groups: AccessGroups } | undefined;
   #closed = false;
+  readonly #calls: CallRunner;
 
   constructor(
     modelList: readonly DeploymentConfig[],
@@ -111,6 +94,11 @@ export class Router extends EventEmitter<RouterEvents> {
       throw error;
     }
     this.#runtime.listen(() => this.#config);
+    this.#calls = new CallRunner(
+      this.#runtime,
+      () => this.#config,
+      () => this.#closed,
+    );
   }
 
   /**
@@ -220,22 +208,22 @@ export class Router extends EventEmitter<RouterEvents> {
 
   /** A chat completion, or with `stream: true` an async iterable of chunks. */
   acompletion<R extends ChatCompletionRequest>(request: R, control?: CallControl): Promise<ChatResult<R>> {
-    return this.#chat(request, control, true) as Promise<ChatResult<R>>;
+    return this.#calls.chat(request, control, true) as Promise<ChatResult<R>>;
   }
 
   /** Same as `acompletion` (every call is async here) except that weighted failover does not apply. */
   completion<R extends ChatCompletionRequest>(request: R, control?: CallControl): Promise<ChatResult<R>> {
-    return this.#chat(request, control, false) as Promise<ChatResult<R>>;
+    return this.#calls.chat(request, control, false) as Promise<ChatResult<R>>;
   }
 
   /** Embeddings for `input`. */
   aembedding(request: EmbeddingRequest, control?: CallControl): Promise<WithHiddenParams<EmbeddingResponse>> {
-    return this.#json('embedding', request, control, true, this.#runtime.runs.embedding);
+    return this.#calls.json('embedding', request, control, true, this.#runtime.runs.embedding);
   }
 
   /** Same as `aembedding`, without weighted failover. */
   embedding(request: EmbeddingRequest, control?: CallControl): Promise<WithHiddenParams<EmbeddingResponse>> {
-    return this.#json('embedding', request, control, false, this.#runtime.runs.embedding);
+    return this.#calls.json('embedding', request, control, false, this.#runtime.runs.embedding);
   }
 
   /** A legacy `/v1/completions` text completion. */
@@ -243,7 +231,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: TextCompletionRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<TextCompletion>> {
-    return this.#json('textCompletion', request, control, true, this.#runtime.runs.textCompletion);
+    return this.#calls.json('textCompletion', request, control, true, this.#runtime.runs.textCompletion);
   }
 
   /** Same as `atextCompletion`, without weighted failover. */
@@ -251,7 +239,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: TextCompletionRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<TextCompletion>> {
-    return this.#json('textCompletion', request, control, false, this.#runtime.runs.textCompletion);
+    return this.#calls.json('textCompletion', request, control, false, this.#runtime.runs.textCompletion);
   }
 
   /** Images for `prompt`. */
@@ -259,7 +247,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: ImageGenerationRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<ImageGenerationResponse>> {
-    return this.#json('imageGeneration', request, control, true, this.#runtime.runs.imageGeneration);
+    return this.#calls.json('imageGeneration', request, control, true, this.#runtime.runs.imageGeneration);
   }
 
   /** Same as `aimageGeneration`, without weighted failover. */
@@ -267,7 +255,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: ImageGenerationRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<ImageGenerationResponse>> {
-    return this.#json('imageGeneration', request, control, false, this.#runtime.runs.imageGeneration);
+    return this.#calls.json('imageGeneration', request, control, false, this.#runtime.runs.imageGeneration);
   }
 
   /**
@@ -283,7 +271,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: TranscriptionRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<TranscriptionResponse>> {
-    return this.#media('transcription', request, control, this.#runtime.runs.transcription);
+    return this.#calls.media('transcription', request, control, this.#runtime.runs.transcription);
   }
 
   /**
@@ -291,7 +279,7 @@ export class Router extends EventEmitter<RouterEvents> {
    * headers arrive, its `body` still streaming. Priced per character of `input`. Never cached.
    */
   aspeech(request: SpeechRequest, control?: CallControl): Promise<WithHiddenParams<SpeechResponse>> {
-    return this.#media('speech', request, control, this.#runtime.runs.speech);
+    return this.#calls.media('speech', request, control, this.#runtime.runs.speech);
   }
 
   /** Moderations (`/moderations`) on deployments of mode `moderation`. */
@@ -299,7 +287,7 @@ export class Router extends EventEmitter<RouterEvents> {
     request: ModerationRequest,
     control?: CallControl,
   ): Promise<WithHiddenParams<ModerationResponse>> {
-    return this.#media('moderation', request, control, this.#runtime.runs.moderation);
+    return this.#calls.media('moderation', request, control, this.#runtime.runs.moderation);
   }
 
   /**
@@ -307,7 +295,7 @@ export class Router extends EventEmitter<RouterEvents> {
    * `/rerank`) on deployments of mode `rerank`. Priced per search where there is a price.
    */
   arerank(request: RerankRequest, control?: CallControl): Promise<WithHiddenParams<RerankResponse>> {
-    return this.#media('rerank', request, control, this.#runtime.runs.rerank);
+    return this.#calls.media('rerank', request, control, this.#runtime.runs.rerank);
   }
 
   /** One entry per model group: providers, mode, reasoning support, context window and prices. */
@@ -363,125 +351,5 @@ export class Router extends EventEmitter<RouterEvents> {
     const groups = [...this.#config.registry.groups()].map((g) => `${g.name} (${g.endpoints.length})`);
     const strategy = this.#config.settings.routing_strategy;
     return `Router { groups: [${groups.join(', ')}], routing_strategy: ${typeof strategy === 'string' ? strategy : 'custom'} }`;
-  }
-
-  async #chat(
-    request: ChatCompletionRequest,
-    control: CallControl | undefined,
-    asyncEntry: boolean,
-  ): Promise<WithHiddenParams<ChatCompletion> | ChatCompletionStream> {
-    validateRequest('chat', request);
-    // the call's failure is recorded in this frame's own catch: a handler on the layers' promise
-    // would cost every call a turn
-    if (request.stream) {
-      const call = this.#call('chat', request, control, true, asyncEntry, this.#runtime.runs.chatStream);
-      let routed: Routed<OpenedStream>;
-      try {
-        routed = await this.#config.handler(call);
-      } catch (err) {
-        throw this.#failed(call, err);
-      }
-      const stream = streamResult(routed, control?.signal, this.#runtime);
-      if (!this.#config.settings.stream_resume) return stream;
-      const deps = this.#resumeDeps(control, asyncEntry);
-      return resumableStream(stream, routed, { request, signal: control?.signal }, deps);
-    }
-    const call = this.#call('chat', request, control, false, asyncEntry, this.#runtime.runs.chat);
-    let routed: Routed<ChatCompletion>;
-    try {
-      routed = await this.#config.handler(call);
-    } catch (err) {
-      throw this.#failed(call, err);
-    }
-    return completedResult(routed, routed.result.usage);
-  }
-
-  async #json<B extends RoutableRequest, T extends object>(
-    kind: RequestKind,
-    request: B,
-    control: CallControl | undefined,
-    asyncEntry: boolean,
-    run: Run<B, T>,
-  ): Promise<WithHiddenParams<T>> {
-    validateRequest(kind, request);
-    const call = this.#call(kind, request, control, false, asyncEntry, run);
-    let routed: Routed<T>;
-    try {
-      routed = await this.#config.handler(call);
-    } catch (err) {
-      throw this.#failed(call, err);
-    }
-    return completedResult(routed, (routed.result as { usage?: Partial<Usage> }).usage);
-  }
-
-  /** A call served only by deployments of its kind's mode (media-calls.ts). */
-  async #media<B extends RoutableRequest, T extends object>(
-    kind: MediaKind,
-    request: B,
-    control: CallControl | undefined,
-    run: Run<B, T>,
-  ): Promise<WithHiddenParams<T>> {
-    validateRequest(kind, request);
-    let body: B = request;
-    let spent: (() => boolean) | undefined;
-    if (kind === 'transcription' && isStreamedFile(request.file)) {
-      const upload = new OneShotUpload(request.file);
-      body = { ...request, file: upload };
-      spent = () => upload.started;
-    }
-    // an upload is not hashed for a cache key, nor is a stream of audio cached
-    if (kind === 'transcription' || kind === 'speech') body = { ...body, caching: false };
-    const call = this.#call(kind, body, control, false, true, run, {
-      eligible: ofMode(MEDIA_MODES[kind]),
-      spent,
-    });
-    checkMode(call.group, kind);
-    let routed: Routed<T>;
-    try {
-      routed = await this.#config.handler(call);
-    } catch (err) {
-      throw this.#failed(call, err);
-    }
-    return mediaResult(kind, routed, body);
-  }
-
-  /** A new call under the config in force. @throws when the router is closed or the model unknown. */
-  #call<B extends RoutableRequest, T>(
-    kind: RequestKind,
-    request: B,
-    control: CallControl | undefined,
-    stream: boolean,
-    asyncEntry: boolean,
-    run: Run<B, T>,
-    only?: Pick<CallStart<B, T>, 'eligible' | 'spent'>,
-  ): Call<T> {
-    if (this.#closed) throw new Error('Router is closed');
-    const start = {
-      kind,
-      request,
-      signal: control?.signal,
-      allowModel: control?.allowModel,
-      stream,
-      asyncEntry,
-      pricedOnly: control?.pricedOnly === true,
-      run,
-      ...only,
-    };
-    return startCall(start, this.#config, this.#runtime.now());
-  }
-
-  /** Records a call's failure (its attempts, an alert); returns the error to throw. */
-  #failed(call: Call<unknown>, err: unknown): unknown {
-    this.#runtime.callFailed(call, withAttempts(call, err));
-    return err;
-  }
-
-  /** What a stream needs to be continued elsewhere when it breaks (`stream_resume`, docs/resilience.md). */
-  #resumeDeps(control: CallControl | undefined, asyncEntry: boolean): ResumeDeps {
-    return resumeDeps(this.#config.settings.stream_resume_max, this.#runtime, control?.signal, {
-      start: (next) => this.#call('chat', next, control, true, asyncEntry, this.#runtime.runs.chatStream),
-      handler: () => this.#config.handler,
-      emit: (event) => this.#runtime.emit('fallback', () => event),
-    });
   }
 }

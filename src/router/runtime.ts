@@ -13,7 +13,7 @@ import type { RouterError } from '../errors/router-error.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry.js';
 import { HttpClient } from '../providers/shared/http-client.js';
-import type { CallWarning, ProviderAdapter } from '../providers/shared/provider-adapter.js';
+import type { CallWarning } from '../providers/shared/provider-adapter.js';
 import { createProviderRuntime, type OwnedProviderRuntime } from '../providers/shared/provider-runtime.js';
 import { CallRecords } from '../records/call-records.js';
 import { DeadlineQueue } from '../shared/deadline-queue.js';
@@ -33,46 +33,10 @@ import { noDeploymentsError } from './no-deployments.js';
 import { recordAttemptSpan } from './observability/attempt-span.js';
 import { RouterMetrics } from './observability/router-metrics.js';
 import { OutcomeChannel } from './outcomes.js';
+import type { RouterDependencies } from './router-dependencies.js';
 import type { RouterEvents } from './router-events.js';
 
-/** What the router takes from its environment; tests pass a seeded `random` and a fake `now`. */
-export interface RouterDependencies {
-  /** Uniform random numbers in [0, 1) for weighted selection and backoff jitter. @default Math.random */
-  random?: RandomSource;
-  /** Where `os.environ/NAME` references and provider key variables are read. @default process.env */
-  env?: NodeJS.ProcessEnv;
-  /** Milliseconds clock. @default Date.now */
-  now?: () => number;
-  /**
-   * Where state shared with other routers lives (cooldowns; later usage counters and the cache). Give
-   * several routers one store and they agree on cooldowns. It wins over the `redis_*` settings, and the
-   * router never closes it.
-   * @default a RedisStore when the `redis_*` settings ask for one, else a MemoryStore private to this router
-   */
-  store?: Store;
-  /**
-   * Provider adapters of your own, next to the built-in ones: a new provider with its prefixes, or a
-   * replacement for a built-in. Checked at construction. @default none
-   */
-  providers?: readonly ProviderAdapter[];
-  /**
-   * Where the router logs (failures, cooldowns, fallbacks, skipped stream events, store trouble), its
-   * fields redacted. @default silent, unless `set_verbose` or `debug_level: 'DEBUG'` log to stderr
-   */
-  logger?: Logger;
-  /**
-   * Where the router's spans go (one per call, a child per attempt). @default the global tracer of
-   * `@opentelemetry/api`: spans record nothing until an OpenTelemetry SDK is registered
-   */
-  tracer?: Tracer;
-}
-
-/** What the runtime reads from the config in force, each time it needs it. */
-export interface CurrentConfig {
-  cooldown: CooldownSettings;
-  logger: Logger;
-  settings: { alerting_config?: AlertingSettings | undefined };
-}
+export type { RouterDependencies };
 
 /** The settings the runtime is built with, once: later changes of these apply to new routers only. */
 export interface RuntimeSettings {
@@ -82,10 +46,11 @@ export interface RuntimeSettings {
   redis?: RedisStoreOptions | undefined;
 }
 
-/** What the runtime's listeners read of the config in force. */
+/** What the runtime (its listeners, alerts) reads of the config in force, each time it needs it. */
 export interface CurrentConfig {
   cooldown: CooldownSettings;
   logger: Logger;
+  settings: { alerting_config?: AlertingSettings | undefined };
   /** Whether calls of a group, chosen by this strategy, count their tokens per minute. */
   countsUsage(group: ModelGroup, strategy: RoutingStrategy | undefined): boolean;
 }

@@ -5,8 +5,9 @@ import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
 import { streamEndedEarly } from '../shared/provider-errors.js';
-import { parseSse, type SseEvent } from '../shared/sse.js';
+import type { SseEvent } from '../shared/sse.js';
 import { parseStreamJson } from '../shared/stream-json.js';
+import { transformChunks } from '../shared/transform-chunks.js';
 import { assertPromptNotBlocked, readParts, toGeminiUsage, toToolCall } from './convert-response.js';
 import { GOOGLE_ERROR_CODES } from './error-codes.js';
 import { toFinishReason } from './finish-reason.js';
@@ -143,18 +144,10 @@ export class GeminiChunkTransform implements ChunkTransform<ChatCompletionChunk>
 }
 
 /** `GeminiChunkTransform` over a whole body, for a caller that holds the bytes as an async iterable. */
-export async function* geminiChunks(
+export function geminiChunks(
   body: AsyncIterable<Uint8Array>,
   target: ProviderTarget,
   monitor?: StreamMonitor,
 ): AsyncGenerator<ChatCompletionChunk> {
-  const transform = new GeminiChunkTransform(target, monitor);
-  const out: ChatCompletionChunk[] = [];
-  for await (const event of parseSse(body, monitor)) {
-    transform.event(event, out);
-    yield* out;
-    out.length = 0;
-  }
-  transform.end(out);
-  yield* out;
+  return transformChunks(new GeminiChunkTransform(target, monitor), body, monitor);
 }

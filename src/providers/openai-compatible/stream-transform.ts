@@ -3,8 +3,9 @@ import type { ChatCompletionChunk } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
 import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
 import { streamEndedEarly } from '../shared/provider-errors.js';
-import { parseSse, type SseEvent } from '../shared/sse.js';
+import type { SseEvent } from '../shared/sse.js';
 import { parseStreamJson } from '../shared/stream-json.js';
+import { transformChunks } from '../shared/transform-chunks.js';
 import { inBandError } from './error-map.js';
 import type { ResponseHooks } from './options.js';
 import { ChunkNormalizer, isEmptyChunk } from './stream-normalize.js';
@@ -70,18 +71,11 @@ export class OpenAIChunkTransform implements ChunkTransform<ChatCompletionChunk>
 }
 
 /** `OpenAIChunkTransform` over a whole body, for a caller that holds the bytes as an async iterable. */
-export async function* openAIChunks(
+export function openAIChunks(
   body: AsyncIterable<Uint8Array>,
   target: ProviderTarget,
   hooks: ResponseHooks = {},
   monitor?: StreamMonitor,
 ): AsyncGenerator<ChatCompletionChunk> {
-  const transform = new OpenAIChunkTransform(target, hooks, monitor);
-  const out: ChatCompletionChunk[] = [];
-  for await (const event of parseSse(body, monitor)) {
-    transform.event(event, out);
-    yield* out;
-    out.length = 0;
-  }
-  transform.end();
+  return transformChunks(new OpenAIChunkTransform(target, hooks, monitor), body, monitor);
 }

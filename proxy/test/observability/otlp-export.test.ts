@@ -23,7 +23,7 @@ describe('general_settings.otel_exporter_otlp_endpoint', () => {
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     const { port } = collector.address() as AddressInfo;
     try {
-      const t = await startTestProxy('pglite', {
+      const t = await startTestProxy('postgres', {
         general_settings: { otel_exporter_otlp_endpoint: `http://127.0.0.1:${port}/` },
       });
       const res = await fetch(`${t.url}/v1/chat/completions`, {

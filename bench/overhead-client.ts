@@ -1,7 +1,7 @@
 // One measured client of bench/overhead.ts and bench/all.ts, in its own process: `direct` (undici's
 // request() to the upstream), `floor` (undici's dispatch() with a handler that only collects the body:
 // the least any client can do), `router` (router.acompletion to the same upstream), or streamed:
-// `direct-stream` (request() with `"stream": true`, the body drained) and `router-stream` (every chunk
+// `direct-stream` (request() with `"stream": true`, each event's JSON parsed) and `router-stream` (every chunk
 // of router.acompletion's stream read). Prints one JSON line of results. With BENCH_INFLIGHT=N (and an
 // upstream that holds its answers, fast-upstream.ts --hold-ms) it measures instead the heap each call
 // in flight holds: N calls started at once, the heap read after a full GC while they wait.
@@ -31,8 +31,18 @@ if (mode === 'direct-stream') {
       body: JSON.stringify({ model: 'gpt-4o', messages, stream: true }),
     });
     if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-    for await (const _ of res.body) {
-      // drained: the connection is reused
+    // read as a caller uses a stream, like the router's chunks: each event's JSON parsed (the plain
+    // `direct` client parses its answer too); the least an SSE client does: split at blank lines
+    let rest = '';
+    for await (const bytes of res.body) {
+      const text = rest + (bytes as Buffer).toString('utf8');
+      let start = 0;
+      for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n', start)) {
+        const data = text.slice(start + 6, end); // after 'data: '
+        if (data !== '[DONE]') JSON.parse(data);
+        start = end + 2;
+      }
+      rest = text.slice(start);
     }
   };
   close = () => pool.close();

@@ -47,8 +47,12 @@ export function streamResult(
   const opened = routed.result;
   const costOf = (usage: Partial<Usage> | undefined) =>
     routed.cacheHit ? 0 : responseCost(endpoint.deployment, usage);
+  const reading: Reading = { started: false };
   const stream: ChatCompletionStream = new ChatCompletionStream(opened, {
     costOf,
+    onStart: () => {
+      reading.started = true;
+    },
     onEnd: (usage) => {
       const cost = costOf(usage);
       stream._hidden_params.response_cost = cost;
@@ -56,19 +60,40 @@ export function streamResult(
     },
     onError: (error) => routed.settle(signal?.aborted ? { aborted: true } : { error }),
     onClose: () => {
-      runtime.unwatch(stream);
+      runtime.unwatch(reading);
       routed.settle({ aborted: true });
     },
   });
-  runtime.watch(stream, () => {
+  settleWhenDropped(stream, reading, routed, runtime);
+  return withHiddenParams(stream, hiddenParams(routed, 0)) as ChatCompletionStream;
+}
+
+/** Whether the caller has started reading a stream: `RouterRuntime.watch`'s token for it. */
+interface Reading {
+  started: boolean;
+}
+
+/**
+ * Settles a stream's attempt when its caller drops it unread: when it is collected, or when a deadline
+ * closes its body. Apart so that none of these closures holds the stream: the body's deadline timer
+ * reaches the `onClose` listener and the registry holds `release`, and either holding the stream would
+ * keep it from ever being collected.
+ */
+function settleWhenDropped(
+  stream: ChatCompletionStream,
+  reading: Reading,
+  routed: Routed<OpenedStream>,
+  runtime: RouterRuntime,
+): void {
+  const opened = routed.result;
+  runtime.watch(stream, reading, () => {
     opened.rest.return?.();
     routed.settle({ aborted: true });
   });
   opened.onClose((unread) => {
     // a reader who is waiting sees the end or the failure itself; one who stopped reading does not
-    if (stream.started && !unread) return;
-    runtime.unwatch(stream);
+    if (reading.started && !unread) return;
+    runtime.unwatch(reading);
     routed.settle({ aborted: true });
   });
-  return withHiddenParams(stream, hiddenParams(routed, 0)) as ChatCompletionStream;
 }

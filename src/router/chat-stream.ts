@@ -6,6 +6,8 @@ const DONE: IteratorResult<never> = Object.freeze({ done: true, value: undefined
 
 /** What the router does when a stream it returned finishes. */
 export interface StreamHooks {
+  /** The caller asked for the first chunk. */
+  onStart?(): void;
   onEnd(usage: Usage | undefined): void;
   onError(error: RouterError): void;
   /** Always, last: after the end, an error, or the caller stopping early. */
@@ -92,6 +94,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
             );
           this.#opened = undefined;
           state = 'reading';
+          hooks.onStart?.();
           try {
             return Promise.resolve(take(opened.first));
           } catch (error) {

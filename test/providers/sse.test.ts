@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSse } from '../../src/providers/shared/sse.js';
+import { MAX_SSE_EVENT_CHARS, parseSse, SseDecoder, type SseEvent } from '../../src/providers/shared/sse.js';
 
 async function* bytes(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield new TextEncoder().encode(part);
@@ -40,5 +40,39 @@ describe('parseSse', () => {
 
   it('dispatches a final event with no trailing blank line', async () => {
     expect(await collect(['data: last'])).toEqual([{ event: undefined, data: 'last' }]);
+  });
+
+  it('skips a byte-order mark at the start of the stream, even one split across reads', async () => {
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+    async function* split() {
+      yield bom.slice(0, 1);
+      yield new Uint8Array([...bom.slice(1), ...new TextEncoder().encode('data: a\n\n')]);
+    }
+    const out = [];
+    for await (const event of parseSse(split())) out.push(event);
+    expect(out).toEqual([{ event: undefined, data: 'a' }]);
+  });
+
+  it('ends a line split between its CR and LF once, and reads a field with no space or no value', async () => {
+    expect(await collect(['data:x\r', '\ndata\r\n\r\n'])).toEqual([{ event: undefined, data: 'x\n' }]);
+  });
+
+  it('ignores fields it does not know (id, retry) and colons inside a value', async () => {
+    expect(await collect(['id: 7\nretry: 10\nevent: a:b\ndata: {"k":"v:w"}\n\n'])).toEqual([
+      { event: 'a:b', data: '{"k":"v:w"}' },
+    ]);
+  });
+});
+
+describe('SseDecoder', () => {
+  it('refuses an event larger than the limit before it ends', () => {
+    const decoder = new SseDecoder();
+    const out: SseEvent[] = [];
+    const piece = Buffer.alloc(1024 * 1024, 0x61);
+    decoder.push(Buffer.from('data: '), out);
+    expect(() => {
+      for (let i = 0; i <= MAX_SSE_EVENT_CHARS / piece.length; i++) decoder.push(piece, out);
+    }).toThrow(/exceeded/);
+    expect(out).toEqual([]);
   });
 });

@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +12,7 @@ import {
 } from '../../src/index.js';
 import { useMock } from '../helpers.js';
 import { ask, deployment, firstChoice } from '../resilience/helpers.js';
+import { exposeGc } from '../support/expose-gc.js';
 import { closedPort, startBlackHole, startProxy } from '../support/tcp-faults.js';
 import { flushNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
 
@@ -273,9 +272,3 @@ describe('shared state after an outage', () => {
     expect(errors).toHaveLength(1);
   });
 });
-
-/** `global.gc`, exposed at run time (the test runner starts node without --expose-gc). */
-function exposeGc(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}

@@ -51,6 +51,8 @@ export interface AbortSource {
   detach(target: AbortTarget): void;
 }
 
+const settledAlready = (): void => {};
+
 const isSource = (signal: AbortSignal | AbortSource): signal is AbortSource =>
   typeof (signal as Partial<AbortSource>).attach === 'function';
 
@@ -61,8 +63,8 @@ const isSource = (signal: AbortSignal | AbortSource): signal is AbortSource =>
  * `request()` builds for every body, which cost more than everything else the router does for a call.
  */
 export class BufferingHandler implements Dispatcher.DispatchHandler, AbortTarget {
-  readonly #resolve: (response: BufferedResponse) => void;
-  readonly #reject: (error: unknown) => void;
+  #resolve: (response: BufferedResponse) => void;
+  #reject: (error: unknown) => void;
   readonly #limits: BufferLimits;
   readonly #signal: AbortSignal | AbortSource | undefined;
   // for a standard AbortSignal only
@@ -161,13 +163,28 @@ export class BufferingHandler implements Dispatcher.DispatchHandler, AbortTarget
     this.#settle();
     const chunks = this.#chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size);
-    this.#resolve({ statusCode: this.#statusCode, headers: this.#headers, body });
+    const resolve = this.#resolve;
+    this.#release();
+    resolve({ statusCode: this.#statusCode, headers: this.#headers, body });
   }
 
   #fail(error: unknown): void {
     if (this.#settled) return;
     this.#settle();
-    this.#reject(error);
+    const reject = this.#reject;
+    this.#release();
+    reject(error);
+  }
+
+  /**
+   * Lets go of the answer once it is given: undici keeps a finished request (and so its handler) in
+   * its client's queue for the next 256 requests on that connection, and the resolved promise holds
+   * the response.
+   */
+  #release(): void {
+    this.#chunks = [];
+    this.#resolve = settledAlready;
+    this.#reject = settledAlready;
   }
 
   #settle(): void {

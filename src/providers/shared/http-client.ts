@@ -5,6 +5,7 @@ import {
   BufferingHandler,
   type BufferLimits,
 } from './buffered-response.js';
+import { type StreamedResponse, StreamingHandler } from './streamed-response.js';
 
 /** One HTTP request as a provider adapter builds it. */
 export interface WireRequest {
@@ -126,6 +127,25 @@ export class HttpClient {
     const { pool, path } = this.#route(request.url);
     return new Promise((resolve, reject) => {
       const handler = new BufferingHandler(resolve, reject, options, options.signal);
+      pool.dispatch(dispatchOptions(path, request, options), handler);
+    });
+  }
+
+  /**
+   * Sends the request; resolves once the headers arrive with the body as a `ByteStream` (no Node
+   * stream), or, for an error status, with at most `maxErrorBodyBytes` of its body. Rejects with the
+   * network failure or the signal's reason.
+   */
+  sendStreaming(
+    request: WireRequest,
+    options: Omit<SendOptions, 'signal'> & {
+      maxErrorBodyBytes: number;
+      signal?: AbortSignal | AbortSource | undefined;
+    },
+  ): Promise<StreamedResponse> {
+    const { pool, path } = this.#route(request.url);
+    return new Promise((resolve, reject) => {
+      const handler = new StreamingHandler(resolve, reject, options.maxErrorBodyBytes, options.signal);
       pool.dispatch(dispatchOptions(path, request, options), handler);
     });
   }

@@ -22,6 +22,7 @@ import type {
 } from './provider-adapter.js';
 import { errorOptions, responseTooLarge } from './provider-errors.js';
 import { StreamReader } from './stream-reader.js';
+import type { StreamedResponse } from './streamed-response.js';
 import { errorInSuccessBody } from './success-body.js';
 
 type Body = Dispatcher.ResponseData['body'];
@@ -325,6 +326,8 @@ export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   const built = buildWire(operation, request, target, options);
   const wire = isPromise(built) ? await built : built;
   const timer = CallTimer.forStream(options, options.signal, options.onUnread);
+  const transform = operation.transform;
+  if (transform) return readStream(http, adapter, transform, wire, request, target, options, timer);
   let response: Dispatcher.ResponseData;
   try {
     response = await send(http, wire, timer, options.streamTimeoutMs);
@@ -343,13 +346,52 @@ export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   // all its bytes buffered for a reader who has not started yet
   const onBodyClose = options.onBodyClose;
   if (onBodyClose) response.body.once('close', () => response.body.readableEnded || onBodyClose());
-  const monitor: StreamMonitor = { event: () => timer.event(), warn: options.onWarning ?? ignore };
-  if (operation.transform) {
-    const transform = operation.transform(target, request, monitor);
-    return new StreamReader(response.body, transform, target, options, timer);
-  }
+  const monitor = monitorOf(timer, options);
   const limit = options.maxResponseBytes;
   const body = limit === undefined ? response.body : limited(response.body, limit, target);
   const chunks = operation.parse(body, target, request, monitor);
   return guardStream(chunks, response.body, target, options, timer);
+}
+
+const monitorOf = (timer: CallTimer, options: CallOptions): StreamMonitor => ({
+  event: () => timer.event(),
+  warn: options.onWarning ?? ignore,
+});
+
+/**
+ * A stream whose operation has a synchronous `transform`: the body is read through a dispatch handler
+ * into a `StreamReader` (no Node stream, no async turn per chunk).
+ */
+async function readStream<Req, Chunk extends ChatCompletionChunk>(
+  http: HttpClient,
+  adapter: ProviderAdapter,
+  makeTransform: NonNullable<StreamOperation<Req, Chunk>['transform']>,
+  wire: WireRequest,
+  request: Req,
+  target: ProviderTarget,
+  options: CallOptions,
+  timer: CallTimer,
+): Promise<AsyncIterable<Chunk>> {
+  const backstopMs = clampTimerMs(options.streamTimeoutMs + 1000);
+  let response: StreamedResponse;
+  try {
+    response = await http.sendStreaming(wire, {
+      headersTimeoutMs: backstopMs,
+      bodyTimeoutMs: backstopMs,
+      signal: timer.signal,
+      maxErrorBodyBytes: MAX_ERROR_BODY_BYTES,
+    });
+  } catch (err) {
+    timer.clear();
+    throw failureOf(err, timer, options, target, 'request');
+  }
+  const { statusCode, headers, body, errorBody } = response;
+  if (!body) {
+    timer.clear();
+    throw answerError(statusCode, errorBody.toString('utf8'), headers, adapter, target);
+  }
+  // only a body closed before its end (cut, or closed by a deadline or its reader) is news
+  if (options.onBodyClose) body.onClosedEarly(options.onBodyClose);
+  const transform = makeTransform(target, request, monitorOf(timer, options));
+  return new StreamReader(body, transform, target, options, timer);
 }

@@ -11,31 +11,54 @@ export interface SseEvent {
 /** The largest event (or unterminated line) accepted: a server that never ends one cannot exhaust memory. */
 export const MAX_SSE_EVENT_CHARS = 16 * 1024 * 1024;
 
+const LF = 10;
+const CR = 13;
+const COLON = 58;
+const SPACE = 32;
+const DATA = Buffer.from('data');
+const EVENT = Buffer.from('event');
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Whether `line[start, end)` is the field name `name`. */
+function isField(line: Buffer, start: number, end: number, name: Buffer): boolean {
+  if (end - start !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if (line[start + i] !== name[i]) return false;
+  return true;
+}
+
 /**
  * A synchronous `text/event-stream` decoder (WHATWG rules: `data:` lines accumulate, a blank line
- * dispatches, `:` lines are comments, `\n` or `\r\n` line ends): bytes in, complete events out, with
- * no async turn. Bytes split anywhere, even inside a UTF-8 character, are handled. The one SSE parser:
- * `parseSse` and the stream reader both run on it.
+ * dispatches, `:` lines are comments, `\n` or `\r\n` line ends, a leading byte-order mark is
+ * skipped): bytes in, complete events out, with no async turn. It scans bytes for line ends and
+ * decodes only each field's value, once: a line end is never inside a UTF-8 character, so bytes split
+ * anywhere, even inside one, are handled. The one SSE parser: `parseSse` and the stream reader both
+ * run on it.
  */
 export class SseDecoder {
-  readonly #decoder = new TextDecoder();
-  #buffer = '';
+  /** The bytes of a line not ended yet. */
+  #rest: Buffer | undefined;
+  #started = false;
   #event: string | undefined;
   #data: string[] = [];
   #pending = 0;
 
   /** Decodes `bytes`, appending the events they complete to `out`. Throws when an event is too large. */
   push(bytes: Uint8Array, out: SseEvent[]): void {
-    const buffer = this.#buffer + this.#decoder.decode(bytes, { stream: true });
-    let start = 0;
-    for (let end = buffer.indexOf('\n', start); end !== -1; end = buffer.indexOf('\n', start)) {
-      const line =
-        buffer.charCodeAt(end - 1) === 13 ? buffer.slice(start, end - 1) : buffer.slice(start, end);
-      start = end + 1;
-      this.#line(line, out);
+    let buffer = asBuffer(bytes);
+    if (this.#rest) {
+      buffer = Buffer.concat([this.#rest, buffer]);
+      this.#rest = undefined;
     }
-    this.#buffer = start === 0 ? buffer : buffer.slice(start);
-    if (this.#buffer.length + this.#pending > MAX_SSE_EVENT_CHARS) {
+    let start = this.#skipBom(buffer);
+    for (let end = buffer.indexOf(LF, start); end !== -1; end = buffer.indexOf(LF, start)) {
+      this.#line(buffer, start, end > start && buffer[end - 1] === CR ? end - 1 : end, out);
+      start = end + 1;
+    }
+    if (start < buffer.length) this.#rest = buffer.subarray(start);
+    if ((this.#rest?.length ?? 0) + this.#pending > MAX_SSE_EVENT_CHARS) {
       throw Object.assign(new Error(`an event of the stream exceeded ${MAX_SSE_EVENT_CHARS} characters`), {
         code: 'SSE_EVENT_TOO_LARGE',
       });
@@ -44,15 +67,28 @@ export class SseDecoder {
 
   /** The body ended: appends an event left without its blank line (many servers end so). */
   end(out: SseEvent[]): void {
-    const buffer = this.#buffer + this.#decoder.decode();
-    this.#buffer = '';
-    if (buffer.length > 0 && buffer.startsWith('data:')) this.#data.push(buffer.slice(5).trimStart());
+    const rest = this.#rest;
+    this.#rest = undefined;
+    if (rest) {
+      const end = rest[rest.length - 1] === CR ? rest.length - 1 : rest.length;
+      const start = this.#skipBom(rest);
+      if (end - start >= 5 && rest[start + 4] === COLON && isField(rest, start, start + 4, DATA))
+        this.#line(rest, start, end, out);
+    }
     if (this.#data.length > 0) out.push({ event: this.#event, data: this.#data.join('\n') });
     this.#data = [];
   }
 
-  #line(line: string, out: SseEvent[]): void {
-    if (line === '') {
+  /** Where the stream's first bytes begin past a byte-order mark (only at the very start). */
+  #skipBom(buffer: Buffer): number {
+    if (this.#started) return 0;
+    if (buffer.length < BOM.length && BOM.subarray(0, buffer.length).equals(buffer)) return 0;
+    this.#started = true;
+    return buffer.subarray(0, BOM.length).equals(BOM) ? BOM.length : 0;
+  }
+
+  #line(line: Buffer, start: number, end: number, out: SseEvent[]): void {
+    if (start === end) {
       const data = this.#data;
       if (data.length > 0)
         out.push({ event: this.#event, data: data.length === 1 ? data[0]! : data.join('\n') });
@@ -61,15 +97,18 @@ export class SseDecoder {
       this.#pending = 0;
       return;
     }
-    if (line.charCodeAt(0) === 58) return; // ':' comment
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === 'data') {
+    if (line[start] === COLON) return; // a comment
+    let colon = line.indexOf(COLON, start);
+    if (colon === -1 || colon > end) colon = end;
+    let valueAt = colon + 1;
+    if (valueAt < end && line[valueAt] === SPACE) valueAt++;
+    if (isField(line, start, colon, DATA)) {
+      const value = valueAt < end ? line.toString('utf8', valueAt, end) : '';
       this.#data.push(value);
       this.#pending += value.length;
-    } else if (field === 'event') this.#event = value;
+    } else if (isField(line, start, colon, EVENT)) {
+      this.#event = valueAt < end ? line.toString('utf8', valueAt, end) : '';
+    }
   }
 }
 

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { ChatCompletionChunk } from '../../types/index.js';
 import type { CallTimer } from './call-timer.js';
 import { carriesContent } from './chunk-content.js';
@@ -6,22 +5,19 @@ import { failureOf } from './invoke.js';
 import type { CallOptions, ChunkTransform, ProviderTarget } from './provider-adapter.js';
 import { responseTooLarge } from './provider-errors.js';
 import { SseDecoder, type SseEvent } from './sse.js';
+import type { ByteStream } from './streamed-response.js';
 
 const DONE: IteratorResult<never> = Object.freeze({ done: true, value: undefined });
 
 /** Where the body is: being read, ended (its last events still to transform), or every chunk made. */
 type Phase = 'reading' | 'ending' | 'ended';
 
-function prematureClose(): Error {
-  return Object.assign(new Error('the stream closed before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
-}
-
 /**
- * A server-sent-event body read as chunks with no async turn per chunk: bytes are pulled from the
+ * A server-sent-event body read as chunks with no async turn per chunk: bytes are taken from the
  * body (`read()`) only when the caller asks for a chunk and none is in hand, then decoded, transformed
- * and guarded synchronously; `next()` waits only when the socket has nothing buffered. Nothing is read
- * ahead of the caller, so a slow caller leaves the bytes in the socket and the upstream slows down
- * (the body's own high-water mark bounds what is buffered). Events are handed to the transform one at
+ * and guarded synchronously; `next()` waits only when nothing has arrived. Nothing is decoded ahead of
+ * the caller, so a slow caller leaves the bytes queued and then in the socket, and the upstream slows
+ * down (the body's high-water mark bounds what is queued). Events are handed to the transform one at
  * a time, as the caller asks, so `stream_timeout` restarts when an event is taken, as with `parseSse`.
  *
  * The guards are `invokeStream`'s: chunks before the first content chunk (a role-only opener) are held
@@ -44,7 +40,6 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
   #phase: Phase = 'reading';
   #closed = false;
   #size = 0;
-  #error: unknown;
   #wake: (() => void) | undefined;
   readonly #onWake = (): void => {
     const wake = this.#wake;
@@ -53,20 +48,13 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
   };
 
   constructor(
-    private readonly body: Readable,
+    private readonly body: ByteStream,
     private readonly transform: ChunkTransform<Chunk>,
     private readonly target: ProviderTarget,
     private readonly options: CallOptions,
     private readonly timer: CallTimer,
   ) {
-    body.on('readable', this.#onWake);
-    body.on('end', this.#onWake);
-    body.on('close', this.#onWake);
-    // kept after the stream ends: an error the body emits later must not go unhandled
-    body.on('error', (err) => {
-      this.#error ??= err;
-      this.#onWake();
-    });
+    body.onWake(this.#onWake);
   }
 
   [Symbol.asyncIterator](): this {
@@ -133,19 +121,18 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
         this.#phase = 'ended';
         continue;
       }
-      const bytes = this.body.read() as Buffer | null;
+      const bytes = this.body.read();
       if (bytes !== null) {
         this.#take(bytes);
         continue;
       }
-      const error = this.#error ?? this.body.errored;
-      if (error) throw error;
-      if (this.body.readableEnded) {
+      const error = this.body.error;
+      if (error !== undefined) throw error;
+      if (this.body.ended) {
         this.#decoder.end(this.#events);
         this.#phase = 'ending';
         continue;
       }
-      if (this.body.destroyed) throw prematureClose();
       return undefined;
     }
   }
@@ -200,7 +187,7 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
     this.#closed = true;
     this.timer.clear();
     // a caller that stops early must not leave the socket busy
-    if (!this.body.destroyed && !this.body.readableEnded) this.body.destroy();
+    this.body.destroy();
     this.#onWake();
   }
 }

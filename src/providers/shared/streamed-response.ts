@@ -1,0 +1,243 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { AbortSource, AbortTarget } from './buffered-response.js';
+
+/**
+ * A response body read as it arrives, without a Node stream: pieces are queued as the socket delivers
+ * them and taken with `read()`. Past `HIGH_WATER_BYTES` queued the socket is paused, so a reader that
+ * stops taking leaves the bytes in the kernel and the upstream slows down.
+ */
+export interface ByteStream {
+  /** The next piece queued, or null when none is (see `ended`, `error`). */
+  read(): Buffer | null;
+  /** Every byte arrived and was read. */
+  readonly ended: boolean;
+  /** What broke the body (the network, an abort), if something did. */
+  readonly error: unknown;
+  /** Stops reading: the request is aborted unless the body already ended. */
+  destroy(): void;
+  /** Told (one listener) whenever a piece, the end or a failure arrives. */
+  onWake(listener: () => void): void;
+  /** Told (one listener) once, when the body closes before its end: cut, aborted or destroyed. */
+  onClosedEarly(listener: () => void): void;
+}
+
+/** An answer whose body streams: a success with its body, or an error status with its body read. */
+export type StreamedResponse =
+  | { statusCode: number; headers: IncomingHttpHeaders; body: ByteStream; errorBody?: undefined }
+  | { statusCode: number; headers: IncomingHttpHeaders; body?: undefined; errorBody: Buffer };
+
+/** As much as undici's own body stream buffers before it stops reading the socket. */
+export const HIGH_WATER_BYTES = 64 * 1024;
+
+const settledAlready = (): void => {};
+
+const isSource = (signal: AbortSignal | AbortSource): signal is AbortSource =>
+  typeof (signal as Partial<AbortSource>).attach === 'function';
+
+/**
+ * An undici dispatch handler for a streamed answer. It resolves when the headers arrive: with itself
+ * as the `ByteStream` of a success, or, for an error status (400 and up), once at most
+ * `maxErrorBodyBytes` of the error body are read. Before the headers it rejects with the network
+ * failure or the signal's reason. A stream read through `request()` pays for a Node Readable per
+ * response and an event per piece; this queues each piece and tells one listener.
+ */
+export class StreamingHandler implements Dispatcher.DispatchHandler, ByteStream, AbortTarget {
+  #resolve: (response: StreamedResponse) => void;
+  #reject: (error: unknown) => void;
+  readonly #maxErrorBodyBytes: number;
+  readonly #signal: AbortSignal | AbortSource | undefined;
+  #onAbort: (() => void) | undefined;
+  #controller: Dispatcher.DispatchController | undefined;
+  #statusCode = 0;
+  #headers: IncomingHttpHeaders = {};
+  /** The promise is settled: from here on, pieces go to the queue (or the error body). */
+  #settled = false;
+  #queue: Buffer[] = [];
+  #queueAt = 0;
+  #queued = 0;
+  #complete = false;
+  #closed = false;
+  #error: unknown;
+  #wake: (() => void) | undefined;
+  #closedEarly: (() => void) | undefined;
+
+  constructor(
+    resolve: (response: StreamedResponse) => void,
+    reject: (error: unknown) => void,
+    maxErrorBodyBytes: number,
+    signal: AbortSignal | AbortSource | undefined,
+  ) {
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#maxErrorBodyBytes = maxErrorBodyBytes;
+    this.#signal = signal;
+    if (!signal) return;
+    if (signal.aborted) {
+      this.#fail(signal.reason);
+      return;
+    }
+    if (isSource(signal)) signal.attach(this);
+    else {
+      this.#onAbort = () => this.abortedBy(signal.reason);
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+  }
+
+  // ---- ByteStream ---------------------------------------------------------------------------------
+
+  read(): Buffer | null {
+    if (this.#queueAt === this.#queue.length) return null;
+    const piece = this.#queue[this.#queueAt++]!;
+    if (this.#queueAt === this.#queue.length) this.#queue.length = this.#queueAt = 0;
+    this.#queued -= piece.length;
+    const controller = this.#controller;
+    if (controller?.paused && this.#queued < HIGH_WATER_BYTES) controller.resume();
+    return piece;
+  }
+
+  get ended(): boolean {
+    return this.#complete && this.#queueAt === this.#queue.length;
+  }
+
+  get error(): unknown {
+    return this.#error;
+  }
+
+  destroy(): void {
+    this.#queue = [];
+    this.#queueAt = this.#queued = 0;
+    if (this.#closed) return;
+    this.#close();
+    this.#release();
+    if (!this.#complete) this.#controller?.abort(new Error('the stream was closed by its reader'));
+  }
+
+  onWake(listener: () => void): void {
+    this.#wake = listener;
+  }
+
+  onClosedEarly(listener: () => void): void {
+    this.#closedEarly = listener;
+  }
+
+  // ---- the signal -------------------------------------------------------------------------------
+
+  abortedBy(reason: unknown): void {
+    if (this.#closed) return;
+    this.#controller?.abort(reason as Error);
+    if (this.#settled) this.#broke(reason);
+    else this.#fail(reason);
+  }
+
+  // ---- undici ----------------------------------------------------------------------------------
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#closed) controller.abort((this.#signal?.reason as Error) ?? new Error('request abandoned'));
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    if (this.#settled || this.#closed) return;
+    this.#statusCode = statusCode;
+    this.#headers = headers;
+    if (statusCode >= 400) return; // settled once its body is read
+    this.#settled = true;
+    this.#resolve({ statusCode, headers, body: this });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#closed) return;
+    if (!this.#settled) {
+      // an error body says what it has to say early: keep what fits, leave the rest unread
+      const room = this.#maxErrorBodyBytes - this.#queued;
+      this.#queue.push(room < chunk.length ? chunk.subarray(0, room) : chunk);
+      this.#queued += Math.min(room, chunk.length);
+      if (this.#queued >= this.#maxErrorBodyBytes) {
+        this.#answerError();
+        controller.abort(new Error('error body cut at its limit'));
+      }
+      return;
+    }
+    this.#queue.push(chunk);
+    this.#queued += chunk.length;
+    if (this.#queued >= HIGH_WATER_BYTES) controller.pause();
+    this.#wake?.();
+  }
+
+  onResponseEnd(): void {
+    if (this.#closed) return;
+    this.#complete = true;
+    if (!this.#settled) this.#answerError();
+    else {
+      this.#wake?.();
+      this.#release();
+    }
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.#settled) this.#broke(error);
+    // an error body cut short: the status still says what happened
+    else if (this.#statusCode >= 400 && !this.#closed) this.#answerError();
+    else this.#fail(error);
+  }
+
+  // ---- settling ----------------------------------------------------------------------------------
+
+  #answerError(): void {
+    const body = Buffer.concat(this.#queue, this.#queued);
+    this.#queue = [];
+    this.#settled = true;
+    this.#close();
+    this.#resolve({ statusCode: this.#statusCode, headers: this.#headers, errorBody: body });
+    this.#release();
+  }
+
+  /** A failure before the promise settled: it rejects. */
+  #fail(error: unknown): void {
+    if (this.#settled || this.#closed) return;
+    this.#settled = true;
+    this.#close();
+    this.#reject(error);
+    this.#release();
+  }
+
+  /** A failure after the body was handed out: the reader sees it as `error`. */
+  #broke(error: unknown): void {
+    if (this.#closed || this.#complete) return;
+    this.#error ??= error;
+    this.#close();
+    this.#wake?.();
+    this.#release();
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const signal = this.#signal;
+    if (signal) {
+      if (isSource(signal)) signal.detach(this);
+      else if (this.#onAbort) signal.removeEventListener('abort', this.#onAbort);
+      this.#onAbort = undefined;
+    }
+    if (this.#settled && !this.#complete) this.#closedEarly?.();
+    this.#closedEarly = undefined;
+  }
+
+  /**
+   * Lets go of the caller's objects once nothing more will be told: undici keeps a finished request
+   * (and so its handler) in its client's queue for the next 256 requests on that connection, and a
+   * handler still holding the reader would keep the whole stream alive that long (measured: most of
+   * each stream's objects promoted to the old generation, GC the largest cost of a stream).
+   */
+  #release(): void {
+    this.#wake = undefined;
+    this.#closedEarly = undefined;
+    this.#resolve = settledAlready;
+    this.#reject = settledAlready;
+  }
+}

@@ -194,7 +194,7 @@ async function gateway(upstreamUrl: string): Promise<void> {
     },
     results,
   );
-  await measureAll(await proxyServer(upstreamUrl, 'PGlite', {}), results);
+  await measureAll(await proxyServer(upstreamUrl, 'PGlite', { BENCH_DATABASE_URL: '' }), results);
   if (PG_URL !== 'none')
     await measureAll(await proxyServer(upstreamUrl, 'Postgres', { BENCH_DATABASE_URL: PG_URL }), results);
   let portkeyName: string | undefined;

@@ -5,7 +5,8 @@
 // It makes a virtual key through `POST /key/generate` and a team token (JWT auth is on: a side server
 // serves the JWKS; the token's `client_id` names team `bench-team`), then prints `<proxy URL> <virtual
 // key> <meter URL> <team JWT>`: the side server also answers `GET /__cpu` with this process's CPU use
-// and the requests the proxy served (the proxy's own routes stay as users get them).
+// and the requests the proxy served, and starts and stops a CPU profile (lib/profiler.ts; the proxy's
+// own routes stay as users get them).
 // Usage: proxy-server.ts <upstream URL>; serves until SIGTERM, then closes the proxy (flushing spend).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -17,18 +18,21 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { request } from 'undici';
 import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
 import { CpuMeter } from './lib/cpu-meter.js';
+import { Profiler } from './lib/profiler.js';
 
 const [upstreamUrl] = process.argv.slice(2);
 if (!upstreamUrl) throw new Error('usage: proxy-server.ts <upstream URL>');
 
 const meter = new CpuMeter();
+const profiler = new Profiler();
 const { publicKey, privateKey } = await generateKeyPair('RS256');
 const jwks = JSON.stringify({
   keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256', use: 'sig' }],
 });
 const side = createServer((req, res) => {
   if (req.url === '/jwks') res.writeHead(200, { 'content-type': 'application/json' }).end(jwks);
-  else if (!meter.answer(req, res)) res.writeHead(404).end();
+  else if (!meter.answer(req, res) && !profiler.answer(req, res, () => meter.requests))
+    res.writeHead(404).end();
 });
 await new Promise<void>((resolve) => side.listen(0, '127.0.0.1', resolve));
 const sideUrl = `http://127.0.0.1:${(side.address() as AddressInfo).port}`;

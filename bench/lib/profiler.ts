@@ -22,7 +22,7 @@ export class Profiler {
       return true;
     }
     if (url.pathname === PROFILE_PATHS.stop) {
-      void this.#stop(url.searchParams.get('file') ?? 'bench.cpuprofile').then((profile) =>
+      void this.#stop(url.searchParams.get('file') ?? 'bench.cpuprofile').then(() =>
         res
           .writeHead(200, { 'content-type': 'application/json' })
           .end(JSON.stringify({ requests: requestsServed() - this.#startRequests })),

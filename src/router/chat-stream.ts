@@ -4,6 +4,11 @@ import type { OpenedStream } from './executor.js';
 
 const DONE: IteratorResult<never> = Object.freeze({ done: true, value: undefined });
 
+/** A chunk iterator that can hand over a chunk already at hand synchronously (the stream reader). */
+type SyncReadable = AsyncIterator<ChatCompletionChunk> & {
+  nextReady?(): IteratorResult<ChatCompletionChunk> | undefined;
+};
+
 /** What the router does when a stream it returned finishes. */
 export interface StreamHooks {
   /** The caller asked for the first chunk. */
@@ -101,13 +106,22 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
             return Promise.reject(error);
           }
         }
-        let pending: Promise<IteratorResult<ChatCompletionChunk>>;
+        const rest = opened!.rest as SyncReadable;
+        let ready: IteratorResult<ChatCompletionChunk> | undefined;
+        let pending: Promise<IteratorResult<ChatCompletionChunk>> | undefined;
         try {
-          pending = opened!.rest.next();
+          // a chunk already at hand is taken without a promise of its own
+          ready = rest.nextReady?.();
+          if (!ready) pending = rest.next();
         } catch (error) {
           return fail(error);
         }
-        return pending.then(take, fail);
+        if (pending) return pending.then(take, fail);
+        try {
+          return Promise.resolve(take(ready!));
+        } catch (error) {
+          return Promise.reject(error);
+        }
       },
       return: async (value?: unknown) => {
         // a caller that stops early releases the connection

@@ -62,7 +62,22 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
   }
 
   next(): Promise<IteratorResult<Chunk>> {
-    if (this.#closed) return Promise.resolve(DONE);
+    let result: IteratorResult<Chunk> | undefined;
+    try {
+      result = this.nextReady();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return result ? Promise.resolve(result) : this.#waitForBytes();
+  }
+
+  /**
+   * The next result when it can be had without waiting (bytes already arrived), else undefined and
+   * `next()` waits for it: a caller that takes this path pays no promise for a chunk at hand. Throws
+   * what `next()` would reject with.
+   */
+  nextReady(): IteratorResult<Chunk> | undefined {
+    if (this.#closed) return DONE;
     try {
       if (this.#holding) {
         this.#holding = false;
@@ -70,10 +85,9 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
         this.timer.reading();
         if (this.timer.expiry !== undefined) throw new Error(this.timer.expiry);
       }
-      const result = this.#step();
-      return result ? Promise.resolve(result) : this.#waitForBytes();
+      return this.#step();
     } catch (err) {
-      return Promise.reject(this.#fail(err));
+      throw this.#fail(err);
     }
   }
 

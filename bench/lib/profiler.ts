@@ -38,7 +38,7 @@ export class Profiler {
     this.#session = new Session();
     this.#session.connect();
     await this.#session.post('Profiler.enable');
-    await this.#session.post('Profiler.setSamplingInterval', { interval: 50 });
+    await this.#session.post('Profiler.setSamplingInterval', { interval: 100 });
     await this.#session.post('Profiler.start');
     this.#startRequests = requests;
   }

@@ -1,6 +1,7 @@
 import type { DeliveryStats, Router, RouterMetricsSnapshot, SuccessEvent } from '@svc/router';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { SpendStats } from '../proxy-context.js';
+import { LiveHistogram } from './live-histogram.js';
 
 /** The labels of every per-deployment series: bounded by the config, never a key, user or team. */
 const DEPLOYMENT = ['model_group', 'model_id', 'provider'] as const;
@@ -175,20 +176,20 @@ function recordSeries(registry: Registry, stats: () => DeliveryStats[]): void {
 
 /** Latency and time to first token of successful upstream attempts, fed by `success` events. */
 function latencySeries(registry: Registry, router: Router): void {
-  const latency = new Histogram({
-    name: 'svc_request_duration_seconds',
-    help: 'Duration of successful upstream attempts (streams: until their end).',
-    labelNames: DEPLOYMENT,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-  const ttft = new Histogram({
-    name: 'svc_time_to_first_token_seconds',
-    help: 'Time from the start of a successful streamed attempt to its first chunk.',
-    labelNames: DEPLOYMENT,
-    buckets: TTFT_BUCKETS,
-    registers: [registry],
-  });
+  const latency = new LiveHistogram(
+    'svc_request_duration_seconds',
+    'Duration of successful upstream attempts (streams: until their end).',
+    DEPLOYMENT,
+    LATENCY_BUCKETS,
+    registry,
+  );
+  const ttft = new LiveHistogram(
+    'svc_time_to_first_token_seconds',
+    'Time from the start of a successful streamed attempt to its first chunk.',
+    DEPLOYMENT,
+    TTFT_BUCKETS,
+    registry,
+  );
   router.on('success', (e: SuccessEvent) => {
     if (e.cache_hit) return;
     const labels = { model_group: e.model_group, model_id: e.model_id, provider: e.provider };
@@ -205,13 +206,13 @@ function httpSeries(registry: Registry): ProxyMetrics['observeHttp'] {
     labelNames: ['route', 'method', 'status_class'],
     registers: [registry],
   });
-  const duration = new Histogram({
-    name: 'svc_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request (streams: until the response ended).',
-    labelNames: ['route', 'method'],
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  const duration = new LiveHistogram(
+    'svc_http_request_duration_seconds',
+    'Time to answer an HTTP request (streams: until the response ended).',
+    ['route', 'method'],
+    LATENCY_BUCKETS,
+    registry,
+  );
   return (route, method, status, seconds) => {
     requests.inc({ route, method, status_class: `${Math.floor(status / 100)}xx` });
     duration.observe({ route, method }, seconds);

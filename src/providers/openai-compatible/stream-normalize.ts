@@ -8,12 +8,15 @@ import type { ResponseHooks } from './options.js';
 type ToolCallDelta = NonNullable<ChunkDelta['tool_calls']>[number];
 type Choice = ChatCompletionChunk['choices'][number];
 
+const NO_CALLS: ToolCallDelta[] = [];
+
 const emptyValue = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 /** Whether a delta says nothing (a role alone, empty content, null fields). */
 export function isEmptyDelta(delta: ChunkDelta): boolean {
-  for (const [key, value] of Object.entries(delta)) if (key !== 'role' && !emptyValue(value)) return false;
+  const fields = delta as Record<string, unknown>;
+  for (const key in fields) if (key !== 'role' && !emptyValue(fields[key])) return false;
   return true;
 }
 
@@ -23,17 +26,25 @@ export function isEmptyChunk(chunk: ChatCompletionChunk): boolean {
 }
 
 // `reasoning` (OpenRouter, vLLM) becomes `reasoning_content`; OpenRouter's `reasoning_details` pieces
-// go to `provider_specific_fields`; null and empty placeholders are removed.
+// go to `provider_specific_fields`; null and empty placeholders are removed. Built field by field into
+// a new object (no rest copy, no `delete`, which would turn each delta into a slow dictionary object).
 function normalizeDelta(raw: Record<string, unknown>): ChunkDelta {
-  const { reasoning, reasoning_details, tool_calls: _calls, ...rest } = raw;
-  const delta = rest as ChunkDelta & Record<string, unknown>;
-  if (emptyValue(delta.reasoning_content)) delete delta.reasoning_content;
+  const delta: Record<string, unknown> = {};
+  for (const key in raw) {
+    const value = raw[key];
+    if (key === 'tool_calls' || key === 'reasoning' || key === 'reasoning_details') continue;
+    if (value === null && key !== 'content') continue;
+    if (key === 'reasoning_content' && emptyValue(value)) continue;
+    delta[key] = value;
+  }
+  const { reasoning, reasoning_details } = raw;
   if (delta.reasoning_content === undefined && typeof reasoning === 'string' && reasoning !== '')
     delta.reasoning_content = reasoning;
-  if (Array.isArray(reasoning_details) && reasoning_details.length > 0)
-    delta.provider_specific_fields = { ...delta.provider_specific_fields, reasoning_details };
-  for (const key of Object.keys(delta)) if (delta[key] === null && key !== 'content') delete delta[key];
-  return delta;
+  if (Array.isArray(reasoning_details) && reasoning_details.length > 0) {
+    const fields = delta.provider_specific_fields as Record<string, unknown> | undefined;
+    delta.provider_specific_fields = { ...fields, reasoning_details };
+  }
+  return delta as ChunkDelta;
 }
 
 /**
@@ -106,7 +117,7 @@ export class ChunkNormalizer {
   }
 
   #toolCallPieces(value: unknown): ToolCallDelta[] {
-    if (!Array.isArray(value)) return [];
+    if (!Array.isArray(value) || value.length === 0) return NO_CALLS;
     const pieces: ToolCallDelta[] = [];
     for (const item of value) {
       const call = asRecord(item) ?? {};
@@ -137,12 +148,12 @@ export class ChunkNormalizer {
 
   // One tool-call piece per chunk: the other delta fields ride on the first, the finish on the last.
   #splitToolCalls(choice: Choice & { calls: ToolCallDelta[] }): Choice[] {
-    const { calls, ...plain } = choice;
-    if (calls.length === 0) return [plain];
+    const { calls, index, delta, finish_reason } = choice;
+    if (calls.length === 0) return [{ index, delta, finish_reason }];
     return calls.map((piece, i) => ({
-      index: plain.index,
-      delta: i === 0 ? { ...plain.delta, tool_calls: [piece] } : { tool_calls: [piece] },
-      finish_reason: i === calls.length - 1 ? plain.finish_reason : null,
+      index,
+      delta: i === 0 ? { ...delta, tool_calls: [piece] } : { tool_calls: [piece] },
+      finish_reason: i === calls.length - 1 ? finish_reason : null,
     }));
   }
 }

@@ -1,0 +1,140 @@
+// bench/gateway-profile.ts (npm run bench:profile [-- <tree> ...]): where a gateway call's CPU goes.
+// For each tree (a checkout of this repository, built; default this one), starts its
+// bench/proxy-server.ts on core 0 (spend on Postgres, BENCH_DATABASE_URL or the local one, so that all
+// of a call's work is on the profiled main thread; the upstream and autocannon on core 1), warms it
+// up, then profiles its main thread (bench/lib/profiler.ts) over a load run of plain calls and one of
+// streamed calls at 50 connections with a virtual key. Each profile's samples are grouped by what runs
+// them, and each group's share is scaled to the CPU per call the process measured over a run of the
+// same length just before, unprofiled (the profiler's own cost is spread over all groups). Prints one Markdown table per mode, a column
+// per tree. Env: BENCH_SECONDS (default 8), BENCH_PROFILE_DIR (where the .cpuprofile files go;
+// default a temporary directory).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { firstLine, onCore, spawnScript, stopChild } from './lib/child.js';
+import { type ChatMode, loadTarget } from './lib/gateway-load.js';
+import { startProfile, stopProfile } from './lib/profiler.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DIR = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'svc-profile-'));
+const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const trees = process.argv.slice(2).map((t) => resolve(t));
+if (trees.length === 0) trees.push(here);
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The group a sample's function belongs to, in the order the table lists them. */
+const GROUPS: ReadonlyArray<[string, (url: string, fn: string) => boolean]> = [
+  ['gateway: routes, auth, spend, limits', (u) => /\/proxy\/dist\//.test(u)],
+  ['router: call path, routing, outcomes', (u) => /\/dist\/router\//.test(u)],
+  ['providers: request, stream parsing, normalising', (u) => /\/dist\/providers\//.test(u)],
+  ['library: other (cost, records, errors, ...)', (u) => /\/dist\//.test(u) && !/node_modules/.test(u)],
+  [
+    'fastify (routing, hooks, body parsing, reply)',
+    (u) =>
+      /node_modules\/(fastify|@fastify|find-my-way|avvio|secure-json-parse|fast-json-stringify|light-my-request|fast-querystring|toad-cache)\//.test(
+        u,
+      ),
+  ],
+  [
+    'undici (upstream HTTP client, llhttp)',
+    (u) => /node_modules\/undici\//.test(u) || u.startsWith('wasm://'),
+  ],
+  ['prom-client (metrics)', (u) => /node_modules\/prom-client\//.test(u)],
+  ['pino (logging)', (u) => /node_modules\/(pino|sonic-boom|thread-stream)/.test(u)],
+  ['pg (spend rows)', (u) => /node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(u)],
+  ['OpenTelemetry API', (u) => /node_modules\/@opentelemetry\//.test(u)],
+  ['other packages', (u) => /node_modules\//.test(u)],
+  ['AbortController / EventTarget', (u) => /node:internal\/(abort_controller|event_target)/.test(u)],
+  [
+    'Node HTTP server and streams',
+    (u) => /node:(_http_|net|internal\/streams|internal\/stream_base_commons|events|internal\/http)/.test(u),
+  ],
+  ['socket writes (writev)', (_u, f) => /^(writev|writeBuffer|writeUtf8String|writeLatin1String)$/.test(f)],
+  [
+    'promise jobs and ticks',
+    (u, f) => /node:internal\/process\/task_queues/.test(u) || f === 'runMicrotasks',
+  ],
+  ['garbage collector', (_u, f) => f === '(garbage collector)'],
+  ['V8 and Node runtime (program, other builtins)', () => true],
+];
+
+/** Self time per group (µs) and the total, idle left out. */
+function groupTimes(profile: Profile): { groups: Map<string, number>; total: number } {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const groups = new Map<string, number>(GROUPS.map(([name]) => [name, 0]));
+  let total = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const { functionName, url } = byId.get(profile.samples[i]!)!.callFrame;
+    if (functionName === '(idle)') continue;
+    const us = profile.timeDeltas[i] ?? 0;
+    total += us;
+    const group = GROUPS.find(([, test]) => test(url, functionName))![0];
+    groups.set(group, groups.get(group)! + us);
+  }
+  return { groups, total };
+}
+
+async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatMode, Map<string, number>>> {
+  const [command, args] = onCore(0, process.execPath, [
+    '--import',
+    'tsx',
+    join(tree, 'bench/proxy-server.ts'),
+    upstreamUrl,
+  ]);
+  const child = spawn(command, args, {
+    cwd: tree,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(tree, 'bench/tsconfig.json'), BENCH_DATABASE_URL: PG_URL },
+  });
+  const [url, key, meterUrl] = (await firstLine(child)).split(' ') as [string, string, string];
+  const target = { name: tree, url, meterUrl, headers: { authorization: `Bearer ${key}` } };
+  const result = new Map<ChatMode, Map<string, number>>();
+  for (const mode of ['plain', 'streaming'] as const) {
+    await loadTarget(target, mode, 50, 2); // warm-up: JIT, connections, caches
+    // the CPU per call unprofiled, then a profiled run for the shares (the profiler costs CPU itself)
+    const run = await loadTarget(target, mode, 50, SECONDS);
+    const file = join(DIR, `${basename(tree)}-${mode}.cpuprofile`);
+    await startProfile(meterUrl);
+    await loadTarget(target, mode, 50, SECONDS);
+    await stopProfile(meterUrl, file);
+    const { groups, total } = groupTimes(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+    // each group's share of the profile, times the CPU per call measured unprofiled
+    const perCall = new Map([...groups].map(([name, us]) => [name, (us / total) * run.cpuUs]));
+    perCall.set('total (process CPU per call, measured)', run.cpuUs);
+    result.set(mode, perCall);
+    process.stderr.write(`profile: ${tree} ${mode}: ${Math.round(run.rps)} req/s, ${file}\n`);
+  }
+  await stopChild(child);
+  return result;
+}
+
+const upstream = spawnScript('fast-upstream.ts', [], { cpu: 1 });
+try {
+  const upstreamUrl = await firstLine(upstream);
+  const results: Array<Map<ChatMode, Map<string, number>>> = [];
+  for (const tree of trees) results.push(await profileTree(tree, upstreamUrl));
+  for (const mode of ['plain', 'streaming'] as const) {
+    process.stdout.write(`\n${mode} call, µs of gateway CPU per call (main thread, 50 connections)\n\n`);
+    process.stdout.write(`| where | ${trees.map((t) => basename(t)).join(' | ')} |\n`);
+    process.stdout.write(`|---|${trees.map(() => '---:').join('|')}|\n`);
+    const rows = [...GROUPS.map(([name]) => name), 'total (process CPU per call, measured)'];
+    for (const row of rows) {
+      const cells = results.map((r) => (r.get(mode)!.get(row) ?? 0).toFixed(1));
+      process.stdout.write(`| ${row} | ${cells.join(' | ')} |\n`);
+    }
+  }
+} finally {
+  await stopChild(upstream);
+}

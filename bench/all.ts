@@ -8,7 +8,8 @@
 // - spend rows per engine (spend.ts).
 // Every measured process runs on core 0 (taskset), the upstream and this load generator on core 1; each
 // figure is a ratio to a baseline measured in the same run.
-// Env: BENCH_SECONDS (load run, default 5), BENCH_LIB_COUNT (calls per library run, default 10000),
+// Env: BENCH_SECONDS (load run, default 5), BENCH_ROUNDS (gateway rounds, default 3), BENCH_LIB_COUNT (calls per library run, default 10000),
+// BENCH_LATENCY_COUNT (calls per latency cell, default 5000),
 // BENCH_SKIP (comma list of library, gateway, portkey, workers, spend), BENCH_DATABASE_URL (default the
 // local Postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_NO_WRITE=1 (print only).
 import { spawn } from 'node:child_process';
@@ -19,13 +20,30 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
-import { CAN_PIN, firstLine, onCore, pinSelf, runJson, spawnScript, stopChild } from './lib/child.js';
-import { type ChatMode, type GatewayTarget, type LoadRun, loadTarget } from './lib/gateway-load.js';
+import {
+  addressLine,
+  CAN_PIN,
+  firstLine,
+  onCore,
+  pinSelf,
+  runJson,
+  spawnScript,
+  stopChild,
+} from './lib/child.js';
+import {
+  type ChatMode,
+  type GatewayTarget,
+  type LatencyRun,
+  type LoadRun,
+  latencyRun,
+  loadTarget,
+} from './lib/gateway-load.js';
 import { ensurePortkey, portkeyHeaders, startPortkey } from './lib/portkey.js';
 import type { SpendFigures } from './spend.js';
 import { spendTable } from './spend.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LIB_COUNT = Number(process.env.BENCH_LIB_COUNT ?? 10_000);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -34,6 +52,8 @@ const SERVER_CORE = 0;
 const LOAD_CORE = 1;
 const MODES: readonly ChatMode[] = ['plain', 'streaming'];
 const CONNECTIONS = [10, 50] as const;
+const LATENCY_CONNECTIONS = 10;
+const LATENCY_COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 5000);
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const BEGIN = '<!-- bench:begin (written by npm run bench) -->';
 const END = '<!-- bench:end -->';
@@ -139,26 +159,47 @@ interface Server {
 
 type Results = Map<string, LoadRun>;
 const key = (target: string, mode: ChatMode, connections: number) => `${target}|${mode}|${connections}`;
+/** Latency at LATENCY_CONNECTIONS, to the microsecond, by `key(target, mode, LATENCY_CONNECTIONS)`. */
+const latencies = new Map<string, LatencyRun>();
 
-async function measureAll(server: Server, results: Results): Promise<void> {
-  for (const target of server.targets)
+/** The run of median req/s (its p50 and CPU per call come from the same run). */
+function medianRun(runs: LoadRun[]): LoadRun {
+  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)]!;
+}
+
+/**
+ * Every target, every cell, ROUNDS times: within a round the targets take turns on each cell, so that
+ * a ratio's numerator and denominator are measured minutes apart at most, never a whole run apart; a
+ * cell's figure is its median round. All servers stay up meanwhile, each idle while another is measured.
+ */
+async function measureRounds(targets: Array<{ target: GatewayTarget; latency: boolean }>, results: Results) {
+  for (const { target } of targets) for (const mode of MODES) await loadTarget(target, mode, 10, 1); // warm-up
+  const runs = new Map<string, LoadRun[]>();
+  const latencyRuns = new Map<string, LatencyRun[]>();
+  for (let round = 1; round <= ROUNDS; round++)
     for (const mode of MODES) {
-      await loadTarget(target, mode, 10, 1); // warm-up: JIT, connections, caches
-      for (const connections of CONNECTIONS) {
-        note(`${target.name} ${mode} ${connections}`);
-        results.set(
-          key(target.name, mode, connections),
-          await loadTarget(target, mode, connections, SECONDS),
-        );
+      for (const connections of CONNECTIONS)
+        for (const { target } of targets) {
+          note(`round ${round}: ${target.name} ${mode} ${connections}`);
+          const k = key(target.name, mode, connections);
+          runs.set(k, [...(runs.get(k) ?? []), await loadTarget(target, mode, connections, SECONDS)]);
+        }
+      for (const { target, latency } of targets) {
+        if (!latency) continue;
+        const k = key(target.name, mode, LATENCY_CONNECTIONS);
+        const run = await latencyRun(target, mode, LATENCY_CONNECTIONS, LATENCY_COUNT);
+        latencyRuns.set(k, [...(latencyRuns.get(k) ?? []), run]);
       }
     }
-  await stopChild(server.child);
+  for (const [k, list] of runs) results.set(k, medianRun(list));
+  for (const [k, list] of latencyRuns)
+    latencies.set(k, [...list].sort((a, b) => a.p50Us - b.p50Us)[Math.floor((list.length - 1) / 2)]!);
 }
 
 async function proxyServer(upstreamUrl: string, label: string, env: Record<string, string>): Promise<Server> {
   const child = spawnScript('proxy-server.ts', [upstreamUrl], { cpu: SERVER_CORE, env });
   children.push(child);
-  const [url, vkey, meterUrl, token] = (await firstLine(child)).split(' ') as [
+  const [url, vkey, meterUrl, token] = (await addressLine(child)).split(' ') as [
     string,
     string,
     string,
@@ -185,37 +226,42 @@ async function gateway(upstreamUrl: string): Promise<void> {
   children.push(pass);
   const passUrl = await firstLine(pass);
   const BASE = 'pass-through (undici)';
-  await measureAll(
+  const servers: Server[] = [
     {
       child: pass,
       targets: [
         { name: BASE, url: passUrl, meterUrl: passUrl, headers: { authorization: 'Bearer sk-bench-key' } },
       ],
     },
-    results,
-  );
-  await measureAll(await proxyServer(upstreamUrl, 'PGlite', { BENCH_DATABASE_URL: '' }), results);
+    await proxyServer(upstreamUrl, 'PGlite', { BENCH_DATABASE_URL: '' }),
+  ];
   if (PG_URL !== 'none')
-    await measureAll(await proxyServer(upstreamUrl, 'Postgres', { BENCH_DATABASE_URL: PG_URL }), results);
+    servers.push(await proxyServer(upstreamUrl, 'Postgres', { BENCH_DATABASE_URL: PG_URL }));
+  const targets = servers.flatMap((s) => s.targets.map((target) => ({ target, latency: true })));
   let portkeyName: string | undefined;
   if (!SKIP.has('portkey')) {
     const { entry, version } = ensurePortkey();
     portkeyName = `@portkey-ai/gateway ${version}`;
     const { child, url } = await startPortkey(entry, SERVER_CORE);
     children.push(child);
-    await measureAll(
-      { child, targets: [{ name: portkeyName, url, pid: child.pid, headers: portkeyHeaders(upstreamUrl) }] },
-      results,
-    );
+    servers.push({ child, targets: [] });
+    // no latency cells: its streamed answers fail on Node 20
+    targets.push({
+      target: { name: portkeyName, url, pid: child.pid, headers: portkeyHeaders(upstreamUrl) },
+      latency: false,
+    });
   }
+  await measureRounds(targets, results);
+  for (const server of servers) await stopChild(server.child);
   const names = [...new Set([...results.keys()].map((k) => k.split('|')[0]!))];
   const columns = MODES.flatMap((mode) => CONNECTIONS.map((c) => [mode, c] as const));
   say(`### Gateway: req/s as a ratio to a bare undici pass-through (${machine})`);
   say();
   say(
-    `autocannon ${SECONDS} s per cell after a 1 s warm-up, each server alone on the measured core, in front of ` +
-      'bench/fast-upstream.ts. svc-router: bench/proxy-server.ts (one deployment, prices set, spend logged, JWT auth on, ' +
-      '`log_level: warn`). A cell that failed more than half its calls reads `fails`.',
+    `autocannon ${SECONDS} s per cell after a 1 s warm-up, every server on the measured core (one measured at a time), ` +
+      `in front of bench/fast-upstream.ts; the median of ${ROUNDS} rounds, the servers taking turns on each cell within a round. ` +
+      'svc-router: bench/proxy-server.ts (one deployment, prices set, spend logged, JWT auth on, default logging: `info`, ' +
+      'a line per request, to a pipe the bench reads). A cell that failed more than half its calls reads `fails`.',
   );
   say();
   say(`| server | ${columns.map(([m, c]) => `${m}, ${c} conns`).join(' | ')} |`);
@@ -263,6 +309,37 @@ async function gateway(upstreamUrl: string): Promise<void> {
     );
   }
   for (const line of lines) say(`- ${line}`);
+  say();
+  latencyTable(
+    names.filter((n) => n !== portkeyName),
+    BASE,
+  );
+}
+
+/** The latency table: each server's p50 and p99 at LATENCY_CONNECTIONS, and what it adds over `base`. */
+function latencyTable(names: string[], base: string): void {
+  const at = (name: string, mode: ChatMode) => latencies.get(key(name, mode, LATENCY_CONNECTIONS));
+  say(`### Gateway: latency at ${LATENCY_CONNECTIONS} connections, to the microsecond (${machine})`);
+  say();
+  say(
+    `${LATENCY_COUNT} calls per cell after a tenth as many to warm up, ${LATENCY_CONNECTIONS} in flight through an undici ` +
+      'Pool on the load core, each answer read to its end (autocannon reports whole milliseconds). Added: the ' +
+      "server's p50 less the pass-through's.",
+  );
+  say();
+  say(
+    '| server | plain p50 (µs) | plain p99 (µs) | added p50, plain (ms) | streaming p50 (µs) | streaming p99 (µs) | added p50, streaming (ms) |',
+  );
+  say('|---|---:|---:|---:|---:|---:|---:|');
+  for (const name of names) {
+    const cells = MODES.flatMap((mode) => {
+      const run = at(name, mode);
+      const baseRun = at(base, mode);
+      if (!run || !baseRun) return ['', '', ''];
+      return [fixed(run.p50Us), fixed(run.p99Us), fixed((run.p50Us - baseRun.p50Us) / 1000, 3)];
+    });
+    say(`| ${name} | ${cells.join(' | ')} |`);
+  }
   say();
 }
 

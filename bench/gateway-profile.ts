@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstLine, onCore, spawnScript, stopChild } from './lib/child.js';
+import { addressLine, firstLine, onCore, spawnScript, stopChild } from './lib/child.js';
 import { type ChatMode, loadTarget } from './lib/gateway-load.js';
 import { startProfile, stopProfile } from './lib/profiler.js';
 
@@ -98,7 +98,7 @@ async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatM
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, TSX_TSCONFIG_PATH: join(tree, 'bench/tsconfig.json'), BENCH_DATABASE_URL: PG_URL },
   });
-  const [url, key, meterUrl] = (await firstLine(child)).split(' ') as [string, string, string];
+  const [url, key, meterUrl] = (await addressLine(child)).split(' ') as [string, string, string];
   const target = { name: tree, url, meterUrl, headers: { authorization: `Bearer ${key}` } };
   const result = new Map<ChatMode, Map<string, number>>();
   for (const mode of ['plain', 'streaming'] as const) {

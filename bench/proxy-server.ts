@@ -57,7 +57,9 @@ const proxy = await startProxy({
       master_key: BENCH_MASTER_KEY,
       data_dir: dataDir,
       enable_jwt_auth: true,
-      log_level: 'warn', // stdout carries this process's address line
+      // the product's default (`info`: a line per request) unless BENCH_LOG_LEVEL says otherwise; the
+      // driver reads this process's address line off stdout and drops the log lines around it
+      log_level: (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info',
       ...(databaseUrl && { database_url: databaseUrl, database_schema: 'svc_bench_proxy' }),
     },
   },

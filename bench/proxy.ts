@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
-import { firstLine, spawnScript, stopChild } from './lib/child.js';
+import { addressLine, firstLine, spawnScript, stopChild } from './lib/child.js';
 import { readCpu } from './lib/cpu-meter.js';
 import { firstBytes } from './lib/first-byte.js';
 import { loadTarget } from './lib/gateway-load.js';
@@ -109,7 +109,7 @@ try {
     spawnScript('proxy-server.ts', [upstreamUrl]),
   );
   const passUrl = await firstLine(children[1]!);
-  const [proxyUrl, key, proxyMeterUrl, token] = (await firstLine(children[2]!)).split(' ') as [
+  const [proxyUrl, key, proxyMeterUrl, token] = (await addressLine(children[2]!)).split(' ') as [
     string,
     string,
     string,

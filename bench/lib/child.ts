@@ -48,6 +48,35 @@ export async function firstLine(child: ChildProcess): Promise<string> {
   throw new Error('child exited before printing');
 }
 
+/**
+ * The first line a server child prints that starts with `prefix` (its address line). Everything else it
+ * prints, before and after, is read and dropped: a server that logs to stdout must never block on a
+ * full pipe, nor die of a closed one.
+ */
+export function addressLine(child: ChildProcess, prefix = 'http'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    let found = false;
+    child.stdout!.on('data', (chunk) => {
+      if (found) return;
+      buffer += String(chunk);
+      for (let newline = buffer.indexOf('\n'); newline !== -1; newline = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (line.startsWith(prefix)) {
+          found = true;
+          buffer = '';
+          resolve(line);
+          return;
+        }
+      }
+    });
+    child.once('exit', () => {
+      if (!found) reject(new Error('child exited before printing its address'));
+    });
+  });
+}
+
 /** Runs a child to completion and parses the JSON it prints last. */
 export async function runJson<T>(
   script: string,

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 import { cpuUsPerRequest, readCpu } from './cpu-meter.js';
+import { load, quantile } from './stats.js';
 
 /** A server a gateway bench sends load to. */
 export interface GatewayTarget {
@@ -98,4 +100,38 @@ export async function loadTarget(
     cpuUs,
     failed: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/** Latency figures of one run, in µs. */
+export interface LatencyRun {
+  p50Us: number;
+  p99Us: number;
+}
+
+/**
+ * Latency at `connections` calls in flight, measured to the microsecond (autocannon reports whole
+ * milliseconds): an undici Pool of that many connections, each answer read to its end, `count` calls
+ * after a warm-up of a tenth as many.
+ */
+export async function latencyRun(
+  target: GatewayTarget,
+  mode: ChatMode,
+  connections: number,
+  count: number,
+): Promise<LatencyRun> {
+  const pool = new Pool(target.url, { connections });
+  const headers = { 'content-type': 'application/json', ...target.headers };
+  const body = CHAT_BODIES[mode];
+  const call = async () => {
+    const res = await pool.request({ path: CHAT_PATH, method: 'POST', headers, body });
+    await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`${target.name} answered ${res.statusCode}`);
+  };
+  try {
+    await load(Math.ceil(count / 10), connections, call);
+    const { latenciesUs } = await load(count, connections, call);
+    return { p50Us: quantile(latenciesUs, 0.5), p99Us: quantile(latenciesUs, 0.99) };
+  } finally {
+    await pool.close();
+  }
 }

@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { trackCalls } from './http/call-state.js';
 import { parseJsonBodies } from './http/json-body.js';
 import { lingerOnEarlyAnswers } from './http/lingering-close.js';
 import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
+import { AccessLog } from './observability/access-log.js';
 import { observeRequests } from './observability/http-hooks.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
+import { accessLogger } from './observability/proxy-logger.js';
 import { logUnexpectedErrors } from './observability/unexpected-errors.js';
 import { registerPassThroughRoutes } from './passthrough/route.js';
 import type { ProxyContext } from './proxy-context.js';
@@ -46,7 +48,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
     ...(obs && {
       loggerInstance: obs.log as FastifyBaseLogger,
       genReqId: (raw: IncomingMessage) => obs.tracing.callId(raw),
-      logController: new LogController({ requestIdLogLabel: 'call_id' }),
+      logController: new AccessLog({ requestIdLogLabel: 'call_id' }, accessLogger(obs.log)),
       childLoggerFactory: lazyChildLogger,
     }),
   });

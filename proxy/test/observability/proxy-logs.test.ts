@@ -95,9 +95,14 @@ describe('proxy request logs', () => {
     await (await fetch(`${proxy.url}/spend/logs?key=${key}`, { headers: admin })).text();
 
     const lines = out.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.filter((l) => l.call_id === callId).map((l) => l.msg)).toEqual(
-      expect.arrayContaining(['incoming request', 'request completed']),
-    );
+    // one line per request at the default level: its method, URL, status and time together
+    const requestLines = lines.filter((l) => l.call_id === callId && String(l.msg).startsWith('request'));
+    expect(requestLines.map((l) => l.msg)).toEqual(['request completed']);
+    expect(requestLines[0]).toMatchObject({
+      req: { method: 'POST', url: '/v1/chat/completions' },
+      res: { statusCode: 200 },
+    });
+    expect(requestLines[0]!.responseTime).toEqual(expect.any(Number));
     expect(lines.some((l) => String(l.msg).startsWith('falling back from gpt-4o to backup'))).toBe(true);
     const text = out.lines.join('');
     for (const secret of [MASTER_KEY, key, 'sk-upstream-east-0000', 'sk-upstream-west-0000'])

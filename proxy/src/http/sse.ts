@@ -19,25 +19,11 @@ export function sseEvent(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-const uncork = (raw: ServerResponse): void => raw.uncork();
+/** A turn's frames past this many characters are written at once rather than at the turn's end. */
+const BATCH_CHARS = 16 * 1024;
 
-/**
- * Writes one frame and, when the socket's buffer is full, waits until it drains (or the client is
- * gone): a slow reader slows the upstream read instead of growing the proxy's memory. True at once
- * (no promise) when the frame fit in the buffer; false when the client has gone away.
- *
- * Frames written in one turn of the event loop (chunks that arrived in one read of the upstream's
- * socket) leave in one socket write: the response is corked at the turn's first frame and uncorked
- * once the turn's promise jobs have run. A frame is never held past its turn.
- */
-export function writeFrame(raw: ServerResponse, frame: string): boolean | Promise<boolean> {
-  if (raw.destroyed || raw.writableEnded) return false;
-  if (frame === '') return true;
-  if (raw.writableCorked === 0) {
-    raw.cork();
-    process.nextTick(uncork, raw);
-  }
-  if (raw.write(frame)) return true;
+/** Resolves true once the response's socket drains, false if the client goes away first. */
+function drained(raw: ServerResponse): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     const done = (open: boolean) => {
       raw.off('drain', onDrain);
@@ -49,4 +35,56 @@ export function writeFrame(raw: ServerResponse, frame: string): boolean | Promis
     raw.on('drain', onDrain);
     raw.on('close', onClose);
   });
+}
+
+const flushTurn = (writer: FrameWriter): void => {
+  writer.flush();
+};
+
+/**
+ * Writes one event stream's frames. The frames written in one turn of the event loop (chunks that
+ * arrived in one read of the upstream's socket) leave as one write, one chunk of the response and one
+ * system call, once the turn's promise jobs have run: a frame is never held past its turn. When the
+ * socket's buffer is full, `write` waits until it drains (or the client is gone), so a slow reader
+ * slows the upstream read instead of growing the proxy's memory.
+ */
+export class FrameWriter {
+  #pending = '';
+  #scheduled = false;
+
+  constructor(private readonly raw: ServerResponse) {}
+
+  /**
+   * Queues one frame: true at once (no promise) while the socket has room; a promise when it must
+   * drain first; false when the client has gone away.
+   */
+  write(frame: string): boolean | Promise<boolean> {
+    const raw = this.raw;
+    if (raw.destroyed || raw.writableEnded) return false;
+    if (frame !== '') {
+      this.#pending += frame;
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        process.nextTick(flushTurn, this);
+      }
+    }
+    if (this.#pending.length < BATCH_CHARS && !raw.writableNeedDrain) return true;
+    return this.flush() || drained(raw);
+  }
+
+  /** Writes the frames queued so far; false when the socket's buffer is full. */
+  flush(): boolean {
+    this.#scheduled = false;
+    const pending = this.#pending;
+    this.#pending = '';
+    const raw = this.raw;
+    if (raw.destroyed || raw.writableEnded) return false;
+    return pending === '' || raw.write(pending);
+  }
+
+  /** Writes what is queued and ends the response. */
+  end(): void {
+    this.flush();
+    if (!this.raw.destroyed) this.raw.end();
+  }
 }

@@ -4,7 +4,7 @@ import type { DisconnectRead } from '../config/general-settings.js';
 import type { CallAbort } from '../http/call-abort.js';
 import { type CallState, overheadMs } from '../http/call-state.js';
 import { ReadOn } from '../http/read-on.js';
-import { SSE_HEADERS, writeFrame } from '../http/sse.js';
+import { FrameWriter, SSE_HEADERS } from '../http/sse.js';
 import { type AnswerEnd, type CallLedger, type Charge, CLIENT_CLOSED, WHOLE } from '../spend/call-ledger.js';
 import { DeliveredAnswer } from '../spend/delivered-answer.js';
 
@@ -64,16 +64,17 @@ export async function sendStream(
   const clientHere = () => !abort.clientGone.aborted && !raw.destroyed;
   const answer = new DeliveredAnswer();
   const readOn = new ReadOn(abort, call.disconnectRead);
+  const writer = new FrameWriter(raw);
   let end: AnswerEnd = CLIENT_CLOSED;
   try {
-    // one synchronous step per chunk (frame it, write it); only a full socket buffer is waited for,
-    // so a slow reader slows the upstream read
+    // one synchronous step per chunk (frame it, queue it for the turn's write); only a full socket
+    // buffer is waited for, so a slow reader slows the upstream read
     for await (const chunk of stream) {
       call.ledger.firstChunk();
       answer.arrived(chunk);
       const frame = format.frame(chunk);
       if (clientHere()) {
-        const open = writeFrame(raw, frame);
+        const open = writer.write(frame);
         if (open === true || (open !== false && (await open))) {
           // written while the client was there: its text reached the client
           if (clientHere()) answer.delivered(chunk);
@@ -85,16 +86,16 @@ export async function sendStream(
     const last = await format.end();
     if (clientHere()) {
       end = WHOLE;
-      await writeFrame(raw, last);
+      await writer.write(last);
     }
   } catch (error) {
     if (clientHere()) {
       end = { kind: 'cut', error };
-      await writeFrame(raw, format.error(error));
+      await writer.write(format.error(error));
     }
   } finally {
     readOn.stop();
-    if (!raw.destroyed) raw.end();
+    writer.end();
   }
   // a count that fails (it never should) must not leave the call's books open
   const charge = await answer.charge(call.request, (usage) => stream.costOf(usage)).catch(() => UNCOUNTED);

@@ -92,22 +92,25 @@ async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<Auth
     method: request.method,
     teamHeader: headerValue(request.headers, TEAM_HEADER)?.trim() || undefined,
   };
-  const parts = decodeCompact(token);
+  // a token verified a moment ago (a client sends the same one on every call) is not decoded again
+  const known = rt.verify.known?.(token) as Claims | undefined;
+  const parts = known ? undefined : decodeCompact(token);
 
   // OAuth2 (spec 5.6) on model and info routes: opaque tokens in global mode, and JWTs a routing
   // override picks (by unverified claims: they choose the path, the token info endpoint then decides)
   if (rt.oauth2 && (llm || rt.routes.info(path))) {
-    const picked = parts ? rt.overrideMatches(parts.claims ?? {}) : rt.settings.enable_oauth2_auth;
+    const claims = known ?? parts?.claims;
+    const picked = known || parts ? rt.overrideMatches(claims ?? {}) : rt.settings.enable_oauth2_auth;
     if (picked) return viaOAuth2(rt, token, req);
   }
 
-  if (!parts || rt.keySets.size === 0) {
+  if (!known && (!parts || rt.keySets.size === 0)) {
     if (rt.userinfo) return resolveIdentity(rt, await rt.userinfo.claims(token), 'userinfo', req);
     if (parts) throw new JwtAuthError('issuer_not_allowed', 'No key set is configured to verify JWTs');
     throw new JwtAuthError('not_a_jwt', 'The bearer token is not a JWT');
   }
 
-  const payload = (await rt.verify(token, parts)) as Claims;
+  const payload = known ?? ((await rt.verify(token, parts)) as Claims);
   await runCustomValidate(rt, payload);
 
   if (rt.keyMappings) {

@@ -174,7 +174,13 @@ function translate(err: unknown): JwtAuthError {
 }
 
 /** A token verifier bound to one auth instance's key sets and options (built once). */
-export type JwtVerifier = (token: string, parts?: CompactParts) => Promise<JWTPayload>;
+export type JwtVerifier = ((token: string, parts?: CompactParts) => Promise<JWTPayload>) & {
+  /**
+   * The payload of a token verified recently and still remembered, without decoding it again (a
+   * client sends the same token on every call); undefined when it is not remembered.
+   */
+  known?(token: string): JWTPayload | undefined;
+};
 
 /**
  * How long a verified token is remembered at most (and never past its `exp`; createJwtAuth also keeps it
@@ -213,15 +219,21 @@ export function createVerifier(keySets: KeySets, options: VerifyOptions): JwtVer
     return (token, parts = decodeCompact(token)) => verify(token, parts, keySets, optionsFor);
   }
   const verified = new TtlCache<JWTPayload>(10_000);
-  return async (token, parts = decodeCompact(token)) => {
-    const key = tokenKey(token);
+  const remembered = (key: string): JWTPayload | undefined => {
     const known = verified.get(key);
     // checked here too: an entry's TTL is whole milliseconds, `exp` whole seconds
-    if (known && msUntilExp(known) > 0) return known;
+    return known && msUntilExp(known) > 0 ? known : undefined;
+  };
+  const verifier: JwtVerifier = async (token, parts = decodeCompact(token)) => {
+    const key = tokenKey(token);
+    const known = remembered(key);
+    if (known) return known;
     const payload = await verify(token, parts, keySets, optionsFor);
     verified.set(key, payload, Math.min(rememberMs, msUntilExp(payload)));
     return payload;
   };
+  verifier.known = (token) => remembered(tokenKey(token));
+  return verifier;
 }
 
 /** {@link createVerifier} for one call. */

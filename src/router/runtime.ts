@@ -231,12 +231,13 @@ export class RouterRuntime {
   }
 
   /**
-   * Runs `release` if `target` is garbage-collected unread (`token.started` still false) before
-   * `unwatch(token)`. Registered only if it is still unread after this turn of the event loop: nearly
-   * every caller starts reading at once, and V8 keeps every object a FinalizationRegistry watches alive
-   * through young-generation collections (measured: registering each stream promoted most of its
-   * objects to the old generation, 155 MB per 22,000 streams against 40 MB without). `release` must
-   * not hold `target`, or it is never collected.
+   * Runs `release` if `target` is garbage-collected before `unwatch(token)`, when it is still unread
+   * (`token.started` false) after the turn of the event loop it was returned in. Nearly every caller
+   * starts reading at once, and V8 keeps every object a FinalizationRegistry watches alive through
+   * young-generation collections (measured: registering each stream promoted most of its objects to
+   * the old generation, 155 MB per 22,000 streams against 40 MB without), so a stream read at once is
+   * never registered: one its caller drops part-way is settled by its `stream_timeout` instead.
+   * `release` must not hold `target`, or it is never collected.
    */
   watch(target: object, token: Watched, release: () => void): void {
     if (this.#returned.push({ target, token, release }) === 1) setImmediate(this.#registerUnread);

@@ -58,6 +58,9 @@ export interface ProxyLoggerOptions {
   stream?: DestinationStream | undefined;
 }
 
+/** The most of stdout's log lines held while the reader of stdout is behind. */
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
 /**
  * The proxy's pino logger: JSON lines, secrets redacted by path, request URLs without credential
  * query values. Fastify logs each request through it (with its `call_id`).
@@ -78,8 +81,9 @@ export function createProxyLogger(options: ProxyLoggerOptions): PinoLogger {
     },
     // stdout written asynchronously: a line waits for the write before it, and lines that arrive
     // meanwhile leave together, so a busy proxy does not pay a write system call per request (pino
-    // flushes what is left when the process exits)
-    options.stream ?? pino.destination({ dest: 1, sync: false }),
+    // flushes what is left when the process exits). A reader of stdout that stalls holds at most
+    // LOG_BUFFER_BYTES: lines past it are dropped rather than growing the proxy's memory.
+    options.stream ?? pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES }),
   );
 }
 

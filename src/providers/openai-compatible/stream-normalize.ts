@@ -16,7 +16,7 @@ const emptyValue = (v: unknown): boolean =>
 /** Whether a delta says nothing (a role alone, empty content, null fields). */
 export function isEmptyDelta(delta: ChunkDelta): boolean {
   const fields = delta as Record<string, unknown>;
-  for (const key in fields) if (key !== 'role' && !emptyValue(fields[key])) return false;
+  for (const key of Object.keys(fields)) if (key !== 'role' && !emptyValue(fields[key])) return false;
   return true;
 }
 
@@ -33,6 +33,7 @@ function normalizeDelta(raw: Record<string, unknown>): ChunkDelta {
   for (const key in raw) {
     const value = raw[key];
     if (key === 'tool_calls' || key === 'reasoning' || key === 'reasoning_details') continue;
+    if (key === '__proto__') continue; // an own key of the parsed JSON, a prototype if assigned
     if (value === null && key !== 'content') continue;
     if (key === 'reasoning_content' && emptyValue(value)) continue;
     delta[key] = value;

@@ -117,7 +117,8 @@ export class BufferingHandler implements Dispatcher.DispatchHandler, AbortTarget
     statusCode: number,
     headers: IncomingHttpHeaders,
   ): void {
-    if (this.#settled) return;
+    // an informational answer (103 Early Hints) comes before the real one: wait for that
+    if (this.#settled || statusCode < 200) return;
     this.#statusCode = statusCode;
     this.#headers = headers;
     const failed = statusCode >= 400;

@@ -118,7 +118,9 @@ export class StreamingHandler implements Dispatcher.DispatchHandler, ByteStream,
   }
 
   onClosedEarly(listener: () => void): void {
-    this.#closedEarly = listener;
+    // the body may have broken in the same read as its headers, before anyone could listen
+    if (this.#closed && !this.#complete) listener();
+    else if (!this.#closed) this.#closedEarly = listener;
   }
 
   // ---- the signal -------------------------------------------------------------------------------
@@ -142,7 +144,8 @@ export class StreamingHandler implements Dispatcher.DispatchHandler, ByteStream,
     statusCode: number,
     headers: IncomingHttpHeaders,
   ): void {
-    if (this.#settled || this.#closed) return;
+    // an informational answer (103 Early Hints) comes before the real one: wait for that
+    if (this.#settled || this.#closed || statusCode < 200) return;
     this.#statusCode = statusCode;
     this.#headers = headers;
     if (statusCode >= 400) return; // settled once its body is read

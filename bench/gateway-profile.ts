@@ -9,7 +9,7 @@
 // per tree. Env: BENCH_SECONDS (default 8), BENCH_PROFILE_DIR (where the .cpuprofile files go;
 // default a temporary directory).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import { startProfile, stopProfile } from './lib/profiler.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DIR = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'svc-profile-'));
+mkdirSync(DIR, { recursive: true });
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const trees = process.argv.slice(2).map((t) => resolve(t));
 if (trees.length === 0) trees.push(here);

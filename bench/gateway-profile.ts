@@ -2,12 +2,12 @@
 // For each tree (a checkout of this repository, built; default this one), starts its
 // bench/proxy-server.ts on core 0 (spend on Postgres, BENCH_DATABASE_URL or the local one, so that all
 // of a call's work is on the profiled main thread; the upstream and autocannon on core 1), warms it
-// up, then profiles its main thread (bench/lib/profiler.ts) over a load run of plain calls and one of
-// streamed calls at 50 connections with a virtual key. Each profile's samples are grouped by what runs
-// them, and each group's share is scaled to the CPU per call the process measured over a run of the
-// same length just before, unprofiled (the profiler's own cost is spread over all groups). Prints one Markdown table per mode, a column
-// per tree. Env: BENCH_SECONDS (default 8), BENCH_PROFILE_DIR (where the .cpuprofile files go;
-// default a temporary directory).
+// up, then, for plain and for streamed calls at 50 connections with a virtual key, measures the CPU
+// per call over an unprofiled load run and takes a CPU profile of its main thread over a second one
+// (bench/lib/profiler.ts). Each profile's samples are grouped by what runs them, and each group's
+// share is scaled to the CPU per call measured unprofiled (the profiler's own cost is spread over all
+// groups). Prints one Markdown table per mode, a column per tree. Env: BENCH_SECONDS (default 8),
+// BENCH_PROFILE_DIR (where the .cpuprofile files go; default a temporary directory).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

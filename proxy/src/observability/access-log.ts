@@ -28,7 +28,10 @@ export class AccessLog extends LogController {
     reply: FastifyReply,
     metadata?: Record<string, unknown>,
   ): void {
-    if (error || this.isLogDisabled(request)) return super.requestCompleted(error, request, reply, metadata);
+    if (error || this.isLogDisabled(request)) {
+      super.requestCompleted(error, request, reply, metadata);
+      return;
+    }
     this.#access.info(
       {
         [this.requestIdLogLabel]: request.id,

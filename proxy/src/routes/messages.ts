@@ -4,14 +4,13 @@ import { AnthropicEventWriter, type AnthropicStreamEvent } from '../anthropic/to
 import { chatCompletionToAnthropic } from '../anthropic/to-anthropic-message.js';
 import { anthropicToChatRequest } from '../anthropic/to-chat-request.js';
 import { bodyModel } from '../auth/authenticate.js';
-import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
-import { CallAbort } from '../http/call-abort.js';
 import { errorReply, fixedBody } from '../http/proxy-error.js';
 import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
 import { sseEvent } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
-import { callControl, isStream, routedCall } from './routed-call.js';
-import { type StreamFormat, sendStream } from './send-stream.js';
+import { admitAndRoute } from './admitted-call.js';
+import { isStream } from './routed-call.js';
+import type { StreamFormat } from './send-stream.js';
 
 /**
  * `POST /v1/messages`: Anthropic's Messages API over any deployment. The body is translated to a chat
@@ -28,41 +27,23 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
       request.headers[TAGS_HEADER],
     );
     const chatRequest = withTags(anthropicToChatRequest(request.body), tags);
-    const state = request.svc;
-    const abort = new CallAbort(reply);
-    const signal = abort.clientGone;
-    const stream = chatRequest.stream === true;
-    const ledger = await ctx.admit(
+    const call = await admitAndRoute(
+      ctx,
+      request,
+      reply,
       caller,
       {
-        callId: state.callId,
         route: '/v1/messages',
         model: chatRequest.model,
         endUser: typeof chatRequest.user === 'string' ? chatRequest.user : null,
-        stream,
-        startedAt: state.startedAt,
-        traceId: state.traceId,
+        stream: chatRequest.stream === true,
         tags,
       },
-      signal,
+      (control) => ctx.router.acompletion(chatRequest, control),
     );
-    const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(
-        chatRequest,
-        callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups()),
-      ),
-    );
-    if (isStream(result)) {
-      const call = {
-        ledger,
-        state,
-        abort,
-        request: chatRequest,
-        disconnectRead: ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ,
-      };
-      return sendStream(reply, result, anthropicStream(chatRequest.model), call);
-    }
-    ledger.succeed(result._hidden_params, result.usage, signal.aborted);
+    const { result, ledger } = call;
+    if (isStream(result)) return call.sendStream(result, anthropicStream(chatRequest.model), chatRequest);
+    ledger.succeed(result._hidden_params, result.usage, call.clientGone);
     return chatCompletionToAnthropic(result, chatRequest.model);
   });
 }

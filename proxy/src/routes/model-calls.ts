@@ -3,15 +3,14 @@ import type { CallControl, HiddenParams, SpeechResponse, Usage } from '@svc/rout
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyModel } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
-import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
-import { CallAbort } from '../http/call-abort.js';
 import { errorReply } from '../http/proxy-error.js';
 import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
 import { sseData } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { admitAndRoute } from './admitted-call.js';
 import { type ModelCallBody, modelCallBody } from './request-body.js';
-import { callControl, isStream, routedCall } from './routed-call.js';
-import { type StreamFormat, sendStream } from './send-stream.js';
+import { isStream } from './routed-call.js';
+import type { StreamFormat } from './send-stream.js';
 
 /** A router method a route calls; resolves to a JSON result or, for chat with `stream: true`, a stream. */
 export type Invoke = (ctx: ProxyContext, body: ModelCallBody, control: CallControl) => Promise<unknown>;
@@ -94,37 +93,17 @@ export async function callModel(
   call: { caller: Caller; body: ModelCallBody; route: string; invoke: Invoke; tags: readonly string[] },
 ): Promise<unknown> {
   const { caller, body, route, invoke, tags } = call;
-  const state = request.svc;
-  const abort = new CallAbort(reply);
-  const signal = abort.clientGone;
-  const ledger = await ctx.admit(
+  const admitted = await admitAndRoute(
+    ctx,
+    request,
+    reply,
     caller,
-    {
-      callId: state.callId,
-      route,
-      model: body.model,
-      endUser: body.user ?? null,
-      stream: body.stream === true,
-      startedAt: state.startedAt,
-      traceId: state.traceId,
-      tags,
-    },
-    signal,
+    { route, model: body.model, endUser: body.user ?? null, stream: body.stream === true, tags },
+    (control) => invoke(ctx, body, control) as Promise<Result>,
   );
-  const result = (await routedCall(state, ledger, signal, () =>
-    invoke(ctx, body, callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
-  )) as Result;
-  if (isStream(result)) {
-    const disconnectRead = ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ;
-    return sendStream(reply, result, OPENAI_STREAM, {
-      ledger,
-      state,
-      abort,
-      request: body,
-      disconnectRead,
-    });
-  }
-  ledger.succeed(result._hidden_params, result.usage, signal.aborted);
+  const { result, ledger } = admitted;
+  if (isStream(result)) return admitted.sendStream(result, OPENAI_STREAM, body);
+  ledger.succeed(result._hidden_params, result.usage, admitted.clientGone);
   if (isAudio(result)) return reply.type(result.content_type).send(Readable.from(result.body));
   return result;
 }

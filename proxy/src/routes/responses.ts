@@ -12,15 +12,13 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { bodyModel } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
 import { mayReadResponse, responseOwner } from '../auth/response-access.js';
-import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
 import { getStoredResponse, insertResponse, type StoredResponse } from '../db/responses-repo.js';
-import { CallAbort } from '../http/call-abort.js';
 import { ProxyError } from '../http/proxy-error.js';
 import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { admitAndRoute } from './admitted-call.js';
 import { responsesStreamFormat } from './responses-stream.js';
-import { callControl, isStream, routedCall } from './routed-call.js';
-import { sendStream } from './send-stream.js';
+import { isStream } from './routed-call.js';
 
 /**
  * `POST /v1/responses` and `GET /v1/responses/{id}`: OpenAI's Responses API over any deployment. The
@@ -88,40 +86,26 @@ function createHandler(ctx: ProxyContext) {
       parsed.store === false
         ? dontStore
         : storer(ctx, caller, [...history, ...inputItems(parsed.input)], request.log);
-    const state = request.svc;
-    const abort = new CallAbort(reply);
-    const signal = abort.clientGone;
-    const ledger = await ctx.admit(
+    const call = await admitAndRoute(
+      ctx,
+      request,
+      reply,
       caller,
       {
-        callId: state.callId,
         route: '/v1/responses',
         model: parsed.model,
         endUser: parsed.user ?? null,
         stream: chatRequest.stream === true,
-        startedAt: state.startedAt,
-        traceId: state.traceId,
         tags,
       },
-      signal,
+      (control) => ctx.router.acompletion(chatRequest, control),
     );
-    const result = await routedCall(state, ledger, signal, () =>
-      ctx.router.acompletion(
-        chatRequest,
-        callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups()),
-      ),
-    );
+    const { result, ledger } = call;
     if (isStream(result)) {
       const format = responsesStreamFormat(new ResponsesStreamWriter(shell), store);
-      return sendStream(reply, result, format, {
-        ledger,
-        state,
-        abort,
-        request: chatRequest,
-        disconnectRead: ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ,
-      });
+      return call.sendStream(result, format, chatRequest);
     }
-    ledger.succeed(result._hidden_params, result.usage, signal.aborted);
+    ledger.succeed(result._hidden_params, result.usage, call.clientGone);
     const response = chatCompletionToResponse(result, shell);
     await store(response);
     return response;

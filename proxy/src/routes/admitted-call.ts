@@ -1,0 +1,69 @@
+import type { CallControl, ChatCompletionStream } from '@svc/router';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../auth/caller.js';
+import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
+import { CallAbort } from '../http/call-abort.js';
+import type { ProxyContext } from '../proxy-context.js';
+import type { CallFacts, CallLedger } from '../spend/call-ledger.js';
+import { callControl, routedCall } from './routed-call.js';
+import { type StreamFormat, sendStream } from './send-stream.js';
+
+/** What a route says of its model call: the facts its spend row keeps that only the route knows. */
+export type Admission = Pick<CallFacts, 'route' | 'model' | 'endUser' | 'stream' | 'tags'>;
+
+/** A model call admitted and routed: the router's result, and what answers it. */
+export interface AdmittedCall<T> {
+  result: T;
+  ledger: CallLedger;
+  /** Whether the client left before the answer (a whole answer is then charged as `client_closed`). */
+  readonly clientGone: boolean;
+  /** Sends a stream result in `format`; the ledger closes when it ends. `request`: the chat request routed. */
+  sendStream(
+    stream: ChatCompletionStream,
+    format: StreamFormat,
+    request: Readonly<Record<string, unknown>>,
+  ): Promise<void>;
+}
+
+/**
+ * Admits an authenticated model call (budgets, limits: the ledger its spend row comes from), then runs
+ * `invoke` under the caller's model access and the request's abort (`routedCall`). The steps every
+ * model route takes, in one place: the OpenAI-compatible calls, `/v1/messages`, `/v1/responses`.
+ */
+export async function admitAndRoute<T>(
+  ctx: ProxyContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  admission: Admission,
+  invoke: (control: CallControl) => Promise<T>,
+): Promise<AdmittedCall<T>> {
+  const state = request.svc;
+  const abort = new CallAbort(reply);
+  const signal = abort.clientGone;
+  const facts: CallFacts = {
+    ...admission,
+    callId: state.callId,
+    startedAt: state.startedAt,
+    traceId: state.traceId,
+  };
+  const ledger = await ctx.admit(caller, facts, signal);
+  const result = await routedCall(state, ledger, signal, () =>
+    invoke(callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
+  );
+  return {
+    result,
+    ledger,
+    get clientGone() {
+      return signal.aborted;
+    },
+    sendStream: (stream, format, routed) =>
+      sendStream(reply, stream, format, {
+        ledger,
+        state,
+        abort,
+        request: routed,
+        disconnectRead: ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ,
+      }),
+  };
+}

@@ -57,6 +57,30 @@ const isSource = (signal: AbortSignal | AbortSource): signal is AbortSource =>
   typeof (signal as Partial<AbortSource>).attach === 'function';
 
 /**
+ * Tells `target` when `signal` aborts: by a method call for an `AbortSource`, through a listener for a
+ * standard AbortSignal. Returns that listener (undefined for a source), for `unlinkAbort`.
+ */
+export function linkAbort(signal: AbortSignal | AbortSource, target: AbortTarget): (() => void) | undefined {
+  if (isSource(signal)) {
+    signal.attach(target);
+    return undefined;
+  }
+  const onAbort = () => target.abortedBy(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return onAbort;
+}
+
+/** Undoes `linkAbort`. */
+export function unlinkAbort(
+  signal: AbortSignal | AbortSource,
+  target: AbortTarget,
+  onAbort: (() => void) | undefined,
+): void {
+  if (isSource(signal)) signal.detach(target);
+  else if (onAbort) signal.removeEventListener('abort', onAbort);
+}
+
+/**
  * An undici dispatch handler that reads a whole response into one Buffer and settles once: resolves
  * with it, or rejects with the network failure (wrapped in `BodyReadError` once the headers came), the
  * signal's reason, or `BodyTooLargeError`. A JSON call needs no stream: this skips the Readable that
@@ -93,11 +117,7 @@ export class BufferingHandler implements Dispatcher.DispatchHandler, AbortTarget
       return;
     }
     // an abort while the request waits for a connection fails the call now, not once it is sent
-    if (isSource(signal)) signal.attach(this);
-    else {
-      this.#onAbort = () => this.abortedBy(signal.reason);
-      signal.addEventListener('abort', this.#onAbort, { once: true });
-    }
+    this.#onAbort = linkAbort(signal, this);
   }
 
   /** The signal aborted: stop the request, fail with its reason. */
@@ -190,10 +210,7 @@ export class BufferingHandler implements Dispatcher.DispatchHandler, AbortTarget
 
   #settle(): void {
     this.#settled = true;
-    const signal = this.#signal;
-    if (!signal) return;
-    if (isSource(signal)) signal.detach(this);
-    else if (this.#onAbort) signal.removeEventListener('abort', this.#onAbort);
+    if (this.#signal) unlinkAbort(this.#signal, this, this.#onAbort);
     this.#onAbort = undefined;
   }
 }

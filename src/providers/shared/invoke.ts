@@ -120,9 +120,24 @@ async function readErrorBody(body: Body): Promise<string> {
 }
 
 /**
- * Sends a stream's wire request over the pool with undici's coarse timeouts as a backstop behind the
- * call's precise timer. Resolves with any answer, error statuses included; the caller maps a rejection
- * with `failureOf` and an error status with `failedResponse`.
+ * What the pool is told for one request: undici's coarse timeouts a second past `limitMs`, a backstop
+ * behind the call's precise timer (whose signal it gets), and how much of the body is read.
+ */
+function sendOptions(timer: CallTimer, limitMs: number, maxBodyBytes = Number.POSITIVE_INFINITY) {
+  const backstopMs = clampTimerMs(limitMs + 1000);
+  return {
+    headersTimeoutMs: backstopMs,
+    bodyTimeoutMs: backstopMs,
+    signal: timer.signal,
+    maxBodyBytes,
+    maxErrorBodyBytes: MAX_ERROR_BODY_BYTES,
+  };
+}
+
+/**
+ * Sends a stream's wire request over the pool (see `sendOptions`). Resolves with any answer, error
+ * statuses included; the caller maps a rejection with `failureOf` and an error status with
+ * `failedResponse`.
  */
 function send(
   http: HttpClient,
@@ -130,9 +145,8 @@ function send(
   timer: CallTimer,
   limitMs: number,
 ): Promise<Dispatcher.ResponseData> {
-  const backstopMs = clampTimerMs(limitMs + 1000);
   try {
-    return http.send(wire, { headersTimeoutMs: backstopMs, bodyTimeoutMs: backstopMs, signal: timer.signal });
+    return http.send(wire, sendOptions(timer, limitMs));
   } catch (err) {
     return Promise.reject(err);
   }
@@ -206,17 +220,9 @@ export async function invokeJson<Req, Res>(
   const built = buildWire(operation, request, target, options);
   const wire = isPromise(built) ? await built : built;
   const timer = CallTimer.forCall(options.timeoutMs, options.signal, options.deadlines);
-  // undici's coarse timeouts stay as a backstop behind the precise timer
-  const backstopMs = clampTimerMs(options.timeoutMs + 1000);
   let response: BufferedResponse;
   try {
-    response = await http.sendBuffered(wire, {
-      headersTimeoutMs: backstopMs,
-      bodyTimeoutMs: backstopMs,
-      signal: timer.signal,
-      maxBodyBytes: options.maxResponseBytes ?? Number.POSITIVE_INFINITY,
-      maxErrorBodyBytes: MAX_ERROR_BODY_BYTES,
-    });
+    response = await http.sendBuffered(wire, sendOptions(timer, options.timeoutMs, options.maxResponseBytes));
   } catch (err) {
     throw bufferedFailure(err, timer, options, target);
   } finally {
@@ -372,15 +378,9 @@ async function readStream<Req, Chunk extends ChatCompletionChunk>(
   options: CallOptions,
   timer: CallTimer,
 ): Promise<AsyncIterable<Chunk>> {
-  const backstopMs = clampTimerMs(options.streamTimeoutMs + 1000);
   let response: StreamedResponse;
   try {
-    response = await http.sendStreaming(wire, {
-      headersTimeoutMs: backstopMs,
-      bodyTimeoutMs: backstopMs,
-      signal: timer.signal,
-      maxErrorBodyBytes: MAX_ERROR_BODY_BYTES,
-    });
+    response = await http.sendStreaming(wire, sendOptions(timer, options.streamTimeoutMs));
   } catch (err) {
     timer.clear();
     throw failureOf(err, timer, options, target, 'request');

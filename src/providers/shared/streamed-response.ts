@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { AbortSource, AbortTarget } from './buffered-response.js';
+import { type AbortSource, type AbortTarget, linkAbort, unlinkAbort } from './buffered-response.js';
 
 /**
  * A response body read as it arrives, without a Node stream: pieces are queued as the socket delivers
@@ -31,9 +31,6 @@ export type StreamedResponse =
 export const HIGH_WATER_BYTES = 64 * 1024;
 
 const settledAlready = (): void => {};
-
-const isSource = (signal: AbortSignal | AbortSource): signal is AbortSource =>
-  typeof (signal as Partial<AbortSource>).attach === 'function';
 
 /**
  * An undici dispatch handler for a streamed answer. It resolves when the headers arrive: with itself
@@ -77,11 +74,7 @@ export class StreamingHandler implements Dispatcher.DispatchHandler, ByteStream,
       this.#fail(signal.reason);
       return;
     }
-    if (isSource(signal)) signal.attach(this);
-    else {
-      this.#onAbort = () => this.abortedBy(signal.reason);
-      signal.addEventListener('abort', this.#onAbort, { once: true });
-    }
+    this.#onAbort = linkAbort(signal, this);
   }
 
   // ---- ByteStream ---------------------------------------------------------------------------------
@@ -221,12 +214,8 @@ export class StreamingHandler implements Dispatcher.DispatchHandler, ByteStream,
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    const signal = this.#signal;
-    if (signal) {
-      if (isSource(signal)) signal.detach(this);
-      else if (this.#onAbort) signal.removeEventListener('abort', this.#onAbort);
-      this.#onAbort = undefined;
-    }
+    if (this.#signal) unlinkAbort(this.#signal, this, this.#onAbort);
+    this.#onAbort = undefined;
     if (this.#settled && !this.#complete) this.#closedEarly?.();
     this.#closedEarly = undefined;
   }

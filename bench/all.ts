@@ -19,6 +19,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { benchModelList } from './lib/bench-deployment.js';
 import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
 import {
   addressLine,
@@ -377,18 +378,7 @@ async function workers(upstreamUrl: string): Promise<void> {
   await writeFile(
     config,
     JSON.stringify({
-      model_list: [
-        {
-          model_name: 'gpt-4o',
-          svc_params: {
-            model: 'openai/gpt-4o',
-            api_base: `${upstreamUrl}/v1`,
-            api_key: 'sk-bench-upstream-key',
-            input_cost_per_token: 0.0000025,
-            output_cost_per_token: 0.00001,
-          },
-        },
-      ],
+      model_list: benchModelList(upstreamUrl),
       router_settings: { redis_url: REDIS_URL },
       general_settings: {
         master_key: BENCH_MASTER_KEY,

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { startProxy } from '@svc/router-proxy';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { request } from 'undici';
+import { benchModelList } from './lib/bench-deployment.js';
 import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
 import { CpuMeter } from './lib/cpu-meter.js';
 import { Profiler } from './lib/profiler.js';
@@ -41,18 +42,7 @@ const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-proxy-'));
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 const proxy = await startProxy({
   config: {
-    model_list: [
-      {
-        model_name: 'gpt-4o',
-        svc_params: {
-          model: 'openai/gpt-4o',
-          api_base: `${upstreamUrl}/v1`,
-          api_key: 'sk-bench-upstream-key',
-          input_cost_per_token: 0.0000025,
-          output_cost_per_token: 0.00001,
-        },
-      },
-    ],
+    model_list: benchModelList(upstreamUrl),
     general_settings: {
       master_key: BENCH_MASTER_KEY,
       data_dir: dataDir,

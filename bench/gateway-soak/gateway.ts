@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProxy } from '@svc/router-proxy';
 import { request } from 'undici';
+import { benchModelList } from '../lib/bench-deployment.js';
 import { BENCH_MASTER_KEY } from '../lib/bench-keys.js';
 import { answerMemory } from '../lib/mem-meter.js';
 
@@ -24,18 +25,7 @@ const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-soak-'));
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 const proxy = await startProxy({
   config: {
-    model_list: [
-      {
-        model_name: 'gpt-4o',
-        svc_params: {
-          model: 'openai/gpt-4o',
-          api_base: `${upstreamUrl}/v1`,
-          api_key: 'sk-bench-upstream-key',
-          input_cost_per_token: 0.0000025,
-          output_cost_per_token: 0.00001,
-        },
-      },
-    ],
+    model_list: benchModelList(upstreamUrl),
     router_settings: { num_retries: 0 },
     general_settings: {
       master_key: BENCH_MASTER_KEY,

@@ -1,30 +1,12 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFloodingUpstream } from '../../test/support/flooding-upstream.js';
+import { settled, startFloodingUpstream, until } from '../../test/support/flooding-upstream.js';
 import { MASTER_KEY, startTestProxy, type TestProxy } from './harness.js';
 
 /** 64 MB: far more than any socket or stream buffer holds. */
 const TOTAL_BYTES = 64 * 1024 * 1024;
 /** What the sockets and buffers between the upstream and a client that stopped reading may hold. */
 const BOUND_BYTES = 24 * 1024 * 1024;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The value once it stays the same for 200 ms (at most 10 s). */
-async function settled(value: () => number): Promise<number> {
-  let last = value();
-  for (let i = 0; i < 50; i++) {
-    await sleep(200);
-    if (value() === last) return last;
-    last = value();
-  }
-  return last;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await sleep(10);
-  expect(condition()).toBe(true);
-}
 
 let t: TestProxy;
 let upstream: Awaited<ReturnType<typeof startFloodingUpstream>>;

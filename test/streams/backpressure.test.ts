@@ -1,29 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
-import { startFloodingUpstream } from '../support/flooding-upstream.js';
+import { settled, startFloodingUpstream, until } from '../support/flooding-upstream.js';
 
 /** 64 MB: far more than any socket or stream buffer holds. */
 const TOTAL_BYTES = 64 * 1024 * 1024;
 /** What the sockets and the body's buffer may hold between the upstream and a caller who stopped. */
 const BOUND_BYTES = 16 * 1024 * 1024;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The value once it stays the same for 200 ms (at most 10 s). */
-async function settled(value: () => number): Promise<number> {
-  let last = value();
-  for (let i = 0; i < 50; i++) {
-    await sleep(200);
-    if (value() === last) return last;
-    last = value();
-  }
-  return last;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await sleep(10);
-  expect(condition()).toBe(true);
-}
 
 describe('a streamed answer whose caller stops reading', () => {
   let router: Router | undefined;

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 
 /** 1 KB of text per event. */
 const EVENT = `data: ${JSON.stringify({
@@ -58,4 +59,23 @@ export async function startFloodingUpstream(
       server.close();
     },
   };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The value once it stays the same for 200 ms (at most 10 s): what a flood holds once it stalls. */
+export async function settled(value: () => number): Promise<number> {
+  let last = value();
+  for (let i = 0; i < 50; i++) {
+    await sleep(200);
+    if (value() === last) return last;
+    last = value();
+  }
+  return last;
+}
+
+/** Waits (at most 5 s) until `condition` holds, and fails the test if it never does. */
+export async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await sleep(10);
+  expect(condition()).toBe(true);
 }

@@ -14,7 +14,6 @@
 // local Postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_NO_WRITE=1 (print only).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +24,7 @@ import {
   addressLine,
   CAN_PIN,
   firstLine,
+  freePort,
   onCore,
   pinSelf,
   runJson,
@@ -345,14 +345,6 @@ function latencyTable(names: string[], base: string): void {
 }
 
 // ---- workers ------------------------------------------------------------------------------------
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The URL the CLI prints it listens on. Its stdout is read to the end: a closed pipe would fail the

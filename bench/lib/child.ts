@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -101,4 +102,13 @@ export async function stopChild(child: ChildProcess, graceMs = 15_000): Promise<
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
+}
+
+/** A TCP port free on 127.0.0.1 a moment ago, for a child told which port to listen on. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onCore } from './child.js';
+import { freePort, onCore } from './child.js';
 
 /**
  * `@portkey-ai/gateway`, the comparison gateway of bench/all.ts: installed on first use into a cache
@@ -31,14 +30,6 @@ export function ensurePortkey(): { entry: string; version: string } {
     spawnSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(pkg)}))`]).stdout.toString(),
   ) as { version: string };
   return { entry: ENTRY, version };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

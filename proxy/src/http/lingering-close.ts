@@ -25,8 +25,9 @@ const lingering = new WeakSet<Socket>();
  * the client sees ECONNRESET or EPIPE instead of the 413.
  */
 export function lingerOnEarlyAnswers(app: FastifyInstance, bounds = LINGER): void {
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, _payload, done) => {
     if (request.raw.complete === false) closeLingering(request.raw, bounds);
+    done();
   });
 }
 

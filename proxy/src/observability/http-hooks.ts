@@ -7,9 +7,10 @@ import type { ProxyObservability } from '../proxy-context.js';
  */
 export function observeRequests(app: FastifyInstance, observability: ProxyObservability): void {
   const { metrics, tracing } = observability;
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
     metrics.observeHttp(route ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     tracing.end(request.raw, route, reply.statusCode);
+    done();
   });
 }

@@ -52,7 +52,8 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     const incoming = hasBody ? (request.raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>) : undefined;
     const head = await readRequestHead(incoming, rest);
     const state = request.svc;
-    const abort = new CallAbort(reply);
+    // an answer piped to its client is read on after it leaves (its usage), as a stream is
+    const abort = new CallAbort(reply, true);
     const ledger = await ctx.admit(
       caller,
       {

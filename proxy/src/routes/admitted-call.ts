@@ -39,7 +39,7 @@ export async function admitAndRoute<T>(
   invoke: (control: CallControl) => Promise<T>,
 ): Promise<AdmittedCall<T>> {
   const state = request.svc;
-  const abort = new CallAbort(reply);
+  const abort = new CallAbort(reply, admission.stream);
   const signal = abort.clientGone;
   const facts: CallFacts = {
     ...admission,

@@ -3,12 +3,17 @@ import { ReadOn } from '../src/http/read-on.js';
 
 /** A call whose client can leave, recording each time its upstream is cancelled. */
 function call() {
-  const gone = new AbortController();
+  let onGone: (() => void) | undefined;
   const stops: unknown[] = [];
   return {
-    leave: () => gone.abort(new Error('the client closed the connection')),
+    leave: () => onGone?.(),
     stops,
-    abort: { clientGone: gone.signal, stopUpstream: (reason: unknown) => void stops.push(reason) },
+    abort: {
+      whenGone: (listener: () => void) => {
+        onGone = listener;
+      },
+      stopUpstream: (reason: unknown) => void stops.push(reason),
+    },
   };
 }
 

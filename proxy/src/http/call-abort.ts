@@ -1,40 +1,55 @@
 import type { FastifyReply } from 'fastify';
 
 /**
- * When a model call stops early. `clientGone` fires when the client goes away before the reply is
+ * When a model call stops early. The client is `gone` when it goes away before its reply is
  * complete. `upstream`, the router call's signal, follows it until the answer starts to reach the
  * client (`answering()`): a call whose client left before any of its answer cancels its upstream at
  * once, while an answer being sent is read on after its client leaves (to learn its usage, within
  * the `disconnect_read_*` bound) and stops only on `stopUpstream()`.
+ *
+ * One AbortController per call, the upstream's: the client's leaving is a flag and one callback, not
+ * a second signal (an AbortController and its listeners cost a few µs per call, a visible share of
+ * the proxy's own CPU).
  */
 export class CallAbort {
-  readonly clientGone: AbortSignal;
-  readonly #upstream: AbortController | undefined;
+  readonly #upstream = new AbortController();
   #answering = false;
+  #goneWith: Error | undefined;
+  #onGone: (() => void) | undefined;
 
-  /**
-   * @param readOn whether the answer may be read on after its client leaves (a stream): its upstream
-   * call then gets a signal of its own. A plain answer is whole before any of it is sent, so its call
-   * runs under `clientGone` itself: one AbortController per call, not two (each, with its listener,
-   * costs a few µs, a visible share of the proxy's own CPU per call).
-   */
-  constructor(reply: FastifyReply, readOn: boolean) {
-    const gone = new AbortController();
-    const upstream = readOn ? new AbortController() : undefined;
-    this.clientGone = gone.signal;
-    this.#upstream = upstream;
+  constructor(reply: FastifyReply) {
     const raw = reply.raw;
     raw.once('close', () => {
       if (raw.writableFinished) return;
       const reason = new Error('the client closed the connection');
-      gone.abort(reason);
-      if (upstream && !this.#answering) upstream.abort(reason);
+      this.#goneWith = reason;
+      if (!this.#answering) this.#upstream.abort(reason);
+      this.#onGone?.();
     });
   }
 
-  /** The signal the router call runs under. */
+  /** Whether the client went away before its reply was complete. */
+  get gone(): boolean {
+    return this.#goneWith !== undefined;
+  }
+
+  /** Why the client is gone (undefined while it is there). */
+  get goneReason(): Error | undefined {
+    return this.#goneWith;
+  }
+
+  /**
+   * The signal the router call runs under. Until the answer starts, it fires when the client leaves:
+   * the signal for anything the call waits on before (its admission).
+   */
   get upstream(): AbortSignal {
-    return this.#upstream?.signal ?? this.clientGone;
+    return this.#upstream.signal;
+  }
+
+  /** Runs `listener` when the client leaves; at once if it has left already. One listener per call. */
+  whenGone(listener: () => void): void {
+    this.#onGone = listener;
+    if (this.gone) listener();
   }
 
   /** The answer has started to reach the client: its leaving no longer cancels the upstream by itself. */
@@ -42,11 +57,8 @@ export class CallAbort {
     this.#answering = true;
   }
 
-  /**
-   * Cancels the upstream call (the router's read of it rejects with `reason`). Only an answer read on
-   * has an upstream left to cancel: a plain one was whole before it was sent.
-   */
+  /** Cancels the upstream call (the router's read of it rejects with `reason`). */
   stopUpstream(reason: unknown): void {
-    this.#upstream?.abort(reason);
+    this.#upstream.abort(reason);
   }
 }

@@ -10,15 +10,15 @@ export class ReadOn {
   #timer: NodeJS.Timeout | undefined;
   #bytes = 0;
   #started = false;
-  readonly #onGone = () => this.#start();
+  #stopped = false;
   readonly #onCut = () =>
     this.abort.stopUpstream(new Error('the proxy is shutting down: stopped reading the answer'));
 
   constructor(
-    private readonly abort: Pick<CallAbort, 'clientGone' | 'stopUpstream'>,
+    private readonly abort: Pick<CallAbort, 'whenGone' | 'stopUpstream'>,
     private readonly bound: DisconnectRead,
   ) {
-    abort.clientGone.addEventListener('abort', this.#onGone, { once: true });
+    abort.whenGone(() => this.#start());
   }
 
   /** Counts `bytes` read after the client left; false (and the upstream cancelled) once over the bound. */
@@ -34,13 +34,13 @@ export class ReadOn {
 
   /** The stream is over: no more reading to bound. */
   stop(): void {
+    this.#stopped = true;
     clearTimeout(this.#timer);
-    this.abort.clientGone.removeEventListener('abort', this.#onGone);
     this.bound.cut?.removeEventListener('abort', this.#onCut);
   }
 
   #start(): void {
-    if (this.#started) return;
+    if (this.#started || this.#stopped) return;
     this.#started = true;
     const { timeoutMs, cut } = this.bound;
     if (cut) {

@@ -52,8 +52,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     const incoming = hasBody ? (request.raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>) : undefined;
     const head = await readRequestHead(incoming, rest);
     const state = request.svc;
-    // an answer piped to its client is read on after it leaves (its usage), as a stream is
-    const abort = new CallAbort(reply, true);
+    const abort = new CallAbort(reply);
     const ledger = await ctx.admit(
       caller,
       {
@@ -65,7 +64,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
         startedAt: state.startedAt,
         traceId: state.traceId,
       },
-      abort.clientGone,
+      abort.upstream,
     );
     const refusal = unpricedRefusal(endpoint, head.model, ledger.budgeted);
     if (refusal) {
@@ -83,7 +82,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
         signal: abort.upstream,
       });
     } catch (error) {
-      ledger.fail(error, abort.clientGone.aborted);
+      ledger.fail(error, abort.gone);
       throw new ProxyError(
         502,
         'pass_through_upstream_unreachable',

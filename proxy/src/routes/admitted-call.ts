@@ -39,23 +39,22 @@ export async function admitAndRoute<T>(
   invoke: (control: CallControl) => Promise<T>,
 ): Promise<AdmittedCall<T>> {
   const state = request.svc;
-  const abort = new CallAbort(reply, admission.stream);
-  const signal = abort.clientGone;
+  const abort = new CallAbort(reply);
   const facts: CallFacts = {
     ...admission,
     callId: state.callId,
     startedAt: state.startedAt,
     traceId: state.traceId,
   };
-  const ledger = await ctx.admit(caller, facts, signal);
-  const result = await routedCall(state, ledger, signal, () =>
+  const ledger = await ctx.admit(caller, facts, abort.upstream);
+  const result = await routedCall(state, ledger, abort, () =>
     invoke(callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
   );
   return {
     result,
     ledger,
     get clientGone() {
-      return signal.aborted;
+      return abort.gone;
     },
     sendStream: (stream, format, routed) =>
       sendStream(reply, stream, format, {

@@ -2,6 +2,7 @@ import { context, trace } from '@opentelemetry/api';
 import type { AccessGroups, CallControl, ChatCompletionStream } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
 import { modelRule } from '../auth/model-access.js';
+import type { CallAbort } from '../http/call-abort.js';
 import type { CallState } from '../http/call-state.js';
 import type { CallLedger } from '../spend/call-ledger.js';
 
@@ -12,7 +13,7 @@ import type { CallLedger } from '../spend/call-ledger.js';
 export async function routedCall<T>(
   state: CallState,
   ledger: CallLedger,
-  signal: AbortSignal,
+  abort: Pick<CallAbort, 'gone'>,
   call: () => Promise<T>,
 ): Promise<T> {
   const started = performance.now();
@@ -20,7 +21,7 @@ export async function routedCall<T>(
     // a traced request: the router's call span becomes a child of the request's span
     return await (state.span ? context.with(trace.setSpan(context.active(), state.span), call) : call());
   } catch (error) {
-    ledger.fail(error, signal.aborted);
+    ledger.fail(error, abort.gone);
     throw error;
   } finally {
     state.routerMs += performance.now() - started;

@@ -54,14 +54,14 @@ export async function sendStream(
   reply.hijack();
   const raw = reply.raw;
   // gone while the stream opened: none of the answer reached it, and its upstream is already cancelled
-  if (abort.clientGone.aborted) return call.ledger.fail(abort.clientGone.reason, true);
+  if (abort.gone) return call.ledger.fail(abort.goneReason, true);
   raw.writeHead(200, {
     ...SSE_HEADERS,
     'x-svc-call-id': state.callId,
     'x-svc-overhead-ms': overheadMs(state),
   });
   abort.answering();
-  const clientHere = () => !abort.clientGone.aborted && !raw.destroyed;
+  const clientHere = () => !abort.gone && !raw.destroyed;
   const answer = new DeliveredAnswer();
   const readOn = new ReadOn(abort, call.disconnectRead);
   const writer = new FrameWriter(raw);

@@ -60,6 +60,9 @@ export interface ProxyLoggerOptions {
 
 /** The most of stdout's log lines held while the reader of stdout is behind. */
 const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+/** Lines are written once this much is waiting, or at the latest every `LOG_FLUSH_MS`. */
+const LOG_BATCH_BYTES = 4096;
+const LOG_FLUSH_MS = 100;
 
 /**
  * The proxy's pino logger: JSON lines, secrets redacted by path, request URLs without credential
@@ -79,11 +82,20 @@ export function createProxyLogger(options: ProxyLoggerOptions): PinoLogger {
             : request,
       },
     },
-    // stdout written asynchronously: a line waits for the write before it, and lines that arrive
-    // meanwhile leave together, so a busy proxy does not pay a write system call per request (pino
-    // flushes what is left when the process exits). A reader of stdout that stalls holds at most
-    // LOG_BUFFER_BYTES: lines past it are dropped rather than growing the proxy's memory.
-    options.stream ?? pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES }),
+    // stdout written asynchronously and in batches: lines wait until LOG_BATCH_BYTES of them (about 15
+    // access lines) or LOG_FLUSH_MS have gathered, and leave in one write. A write per line (each a
+    // system call on the thread pool and a wake-up of the event loop) cost about 19 µs a request at
+    // 10 connections. Pino flushes what is left when the process exits. A reader of stdout that
+    // stalls holds at most LOG_BUFFER_BYTES: lines past it are dropped rather than growing the
+    // proxy's memory.
+    options.stream ??
+      pino.destination({
+        dest: 1,
+        sync: false,
+        minLength: LOG_BATCH_BYTES,
+        periodicFlush: LOG_FLUSH_MS,
+        maxLength: LOG_BUFFER_BYTES,
+      }),
   );
 }
 

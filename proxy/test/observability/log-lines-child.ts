@@ -1,0 +1,8 @@
+// A process that logs through the proxy's stdout logger: `log-lines-child.ts <lines> <stay-ms>` logs
+// `<lines>` info lines, then stays `<stay-ms>` (0: exits at once, its event loop empty).
+import { createProxyLogger } from '../../src/observability/proxy-logger.js';
+
+const [lines, stayMs] = process.argv.slice(2).map(Number) as [number, number];
+const logger = createProxyLogger({ level: 'info' });
+for (let i = 0; i < lines; i++) logger.info({ line: i, at: Date.now() }, 'a line');
+if (stayMs > 0) setTimeout(() => {}, stayMs);

@@ -41,6 +41,17 @@ describe('BudgetGate', () => {
     await expect(gate.admit(team)).rejects.toThrow('Budget exceeded: team `ads` has spent $1.000000');
   });
 
+  it('tryAdmit reserves at once when the call may go, and leaves a call that must wait to admit', () => {
+    const gate = new BudgetGate();
+    const first = gate.tryAdmit(key(1, 0));
+    expect(first).toBeDefined();
+    // nothing is known yet of what a call costs: the second must wait for the first to settle
+    expect(gate.tryAdmit(key(1, 0))).toBeUndefined();
+    first!.settle(0.1);
+    expect(gate.tryAdmit(key(1, 0))).toBeDefined();
+    expect(() => gate.tryAdmit(key(1, 1))).toThrow('Budget exceeded');
+  });
+
   it('lets one call at a time through until a call has shown what a call costs', async () => {
     const gate = new BudgetGate();
     const first = await gate.admit(key(1, 0));

@@ -1,4 +1,4 @@
-import type { AccessGroups } from '@svc/router';
+import { type AccessGroups, isPromise } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
 import { checkModelAccess } from '../auth/model-access.js';
 import type { TeamCache } from '../auth/team-cache.js';
@@ -44,12 +44,25 @@ export function createAdmission(deps: {
    * call names (CONTRACT 6.6): those of them with a budget or a limit. Lookups run together; an
    * id absent from the call costs nothing.
    */
-  const chargedOf = async (caller: Caller, endUser: string | null): Promise<Charged> => {
+  const chargedOf = (caller: Caller, endUser: string | null): Charged | Promise<Charged> => {
     const who = chargedTo(caller, endUser);
     const key = caller.kind === 'key' ? keyOwner(caller.key) : undefined;
     const teamId = who.team_id ?? null;
     const userId = who.user_id ?? null;
     const customerId = who.end_user ?? null;
+    // a key with none of them (the common case) is its own only owner, at no lookup's cost
+    if (teamId === null && userId === null && customerId === null && who.organization_id == null)
+      return { owners: key && isLimited(key) ? [key] : [], teamOrganizationId: null };
+    return lookUp(key, teamId, userId, customerId, who.organization_id ?? null);
+  };
+
+  const lookUp = async (
+    key: LimitedOwner | undefined,
+    teamId: string | null,
+    userId: string | null,
+    customerId: string | null,
+    keyOrganizationId: string | null,
+  ): Promise<Charged> => {
     const [team, user, customer] = await Promise.all([
       teamId === null ? undefined : teams.get(teamId),
       userId === null || !caches ? undefined : caches.users.get(userId),
@@ -59,7 +72,7 @@ export function createAdmission(deps: {
       throw new ProxyError(403, 'customer_blocked', `The customer \`${customerId}\` is blocked.`);
     }
     const teamOrganizationId = team?.organizationId ?? null;
-    const organizationId = who.organization_id ?? teamOrganizationId;
+    const organizationId = keyOrganizationId ?? teamOrganizationId;
     const organization =
       organizationId === null || !caches ? undefined : await caches.organizations.get(organizationId);
     const owners: LimitedOwner[] = [];
@@ -78,14 +91,16 @@ export function createAdmission(deps: {
   return async (caller, facts, signal) => {
     // the key's, its team's (authentication brought it) or the token's model lists
     checkModelAccess(caller, facts.model, accessGroups?.(), wildcardFor?.(facts.model));
-    const charged = await chargedOf(caller, facts.endUser);
-    const owners = periods
-      ? await Promise.all(charged.owners.map((o) => periods.current(o)))
-      : charged.owners;
+    const found = chargedOf(caller, facts.endUser);
+    const charged = isPromise(found) ? await found : found;
+    const current = periods ? currentPeriods(periods, charged.owners) : charged.owners;
+    const owners = isPromise(current) ? await current : current;
     const reservations: BudgetReservation[] = [];
+    // each step awaits only when it has something to wait for: an await costs a turn of jobs
     try {
-      for (const owner of owners) await limits.admit(owner);
-      for (const owner of owners) reservations.push(await budgets.admit(owner, signal));
+      for (const owner of owners) if (limits.applies(owner)) await limits.admit(owner);
+      for (const owner of owners)
+        reservations.push(budgets.tryAdmit(owner) ?? (await budgets.admit(owner, signal)));
     } catch (error) {
       for (const reservation of reservations) reservation.settle(0);
       throw error;
@@ -95,4 +110,13 @@ export function createAdmission(deps: {
       facts,
     );
   };
+}
+
+/** The owners as of their current budget period; a promise only when one's period must be renewed. */
+function currentPeriods(
+  periods: BudgetPeriods,
+  owners: LimitedOwner[],
+): LimitedOwner[] | Promise<LimitedOwner[]> {
+  const current = owners.map((o) => periods.current(o));
+  return current.some(isPromise) ? Promise.all(current) : (current as LimitedOwner[]);
 }

@@ -47,16 +47,26 @@ export class BudgetGate {
    * spend of that period (the database reset it); calls still in flight settle into the new period.
    */
   async admit(owner: LimitedOwner, signal?: AbortSignal): Promise<BudgetReservation> {
+    for (;;) {
+      const reservation = this.tryAdmit(owner);
+      if (reservation) return reservation;
+      await waitForSettle(this.#budget(owner), signal);
+    }
+  }
+
+  /**
+   * `admit` without the wait, for the common case at no promise's cost: the reservation when the call
+   * may go at once, undefined when it must wait (then `admit`); throws `budget_exceeded` the same.
+   */
+  tryAdmit(owner: LimitedOwner): BudgetReservation | undefined {
     const max = owner.maxBudget;
     if (max === null && owner.softBudget === null) return FREE;
     const budget = this.#budget(owner);
-    for (;;) {
-      if (max === null) break;
+    if (max !== null) {
       if (budget.spent >= max) throw exceeded(owner.label, budget.spent, max);
       const assumed =
         budget.estimate === undefined ? (budget.inFlight > 0 ? max : 0) : budget.inFlight * budget.estimate;
-      if (budget.spent + assumed < max) break;
-      await waitForSettle(budget, signal);
+      if (budget.spent + assumed >= max) return undefined;
     }
     budget.inFlight += 1;
     let settled = false;

@@ -16,6 +16,11 @@ export class RateLimits {
     private readonly now: () => number,
   ) {}
 
+  /** Whether `owner` has a limit to count (else `admit` has nothing to do). */
+  applies(owner: LimitedOwner): boolean {
+    return owner.rpmLimit !== null || owner.tpmLimit !== null;
+  }
+
   /** Counts this request; throws 429 with `retry-after` when the owner is over either limit this minute. */
   async admit(owner: LimitedOwner): Promise<void> {
     const { rpmLimit, tpmLimit } = owner;

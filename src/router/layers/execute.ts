@@ -43,6 +43,10 @@ export function executeLayer(deps: ExecuteDeps): Handler {
           runtime: deps.providers,
           onWarning: deps.onWarning,
           deadlines: deps.deadlines,
+          // set by the executor for a stream (`{ ...options, onBodyClose, onUnread }`): named here so
+          // that the copy keeps this object's shape instead of growing two properties (slow path)
+          onBodyClose: undefined,
+          onUnread: undefined,
         },
         call.mockResponse ?? endpoint.deployment.params.mock_response,
       )

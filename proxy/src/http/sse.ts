@@ -9,6 +9,20 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'x-accel-buffering': 'no',
 };
 
+/**
+ * The headers of a model call's event stream: `SSE_HEADERS` and the call's own. Written out rather
+ * than spread: a spread followed by more properties is V8's slow path, a visible cost per stream.
+ */
+export function sseHeaders(callId: string, overheadMs: string): Record<string, string> {
+  return {
+    'content-type': SSE_HEADERS['content-type']!,
+    'cache-control': SSE_HEADERS['cache-control']!,
+    'x-accel-buffering': SSE_HEADERS['x-accel-buffering']!,
+    'x-svc-call-id': callId,
+    'x-svc-overhead-ms': overheadMs,
+  };
+}
+
 /** One `data:` event. */
 export function sseData(data: unknown): string {
   return `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;

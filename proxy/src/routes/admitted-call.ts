@@ -40,11 +40,16 @@ export async function admitAndRoute<T>(
 ): Promise<AdmittedCall<T>> {
   const state = request.svc;
   const abort = new CallAbort(reply);
+  // every field named, no spread: a spread followed by more properties is V8's slow path
   const facts: CallFacts = {
-    ...admission,
     callId: state.callId,
+    route: admission.route,
+    model: admission.model,
+    endUser: admission.endUser,
+    stream: admission.stream,
     startedAt: state.startedAt,
     traceId: state.traceId,
+    tags: admission.tags,
   };
   const ledger = await ctx.admit(caller, facts, abort.upstream);
   const result = await routedCall(state, ledger, abort, () =>

@@ -4,7 +4,7 @@ import type { DisconnectRead } from '../config/general-settings.js';
 import type { CallAbort } from '../http/call-abort.js';
 import { type CallState, overheadMs } from '../http/call-state.js';
 import { ReadOn } from '../http/read-on.js';
-import { FrameWriter, SSE_HEADERS } from '../http/sse.js';
+import { FrameWriter, sseHeaders } from '../http/sse.js';
 import { type AnswerEnd, type CallLedger, type Charge, CLIENT_CLOSED, WHOLE } from '../spend/call-ledger.js';
 import { DeliveredAnswer } from '../spend/delivered-answer.js';
 
@@ -55,11 +55,7 @@ export async function sendStream(
   const raw = reply.raw;
   // gone while the stream opened: none of the answer reached it, and its upstream is already cancelled
   if (abort.gone) return call.ledger.fail(abort.goneReason, true);
-  raw.writeHead(200, {
-    ...SSE_HEADERS,
-    'x-svc-call-id': state.callId,
-    'x-svc-overhead-ms': overheadMs(state),
-  });
+  raw.writeHead(200, sseHeaders(state.callId, overheadMs(state)));
   abort.answering();
   const clientHere = () => !abort.gone && !raw.destroyed;
   const answer = new DeliveredAnswer();

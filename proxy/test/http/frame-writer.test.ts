@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { FrameWriter } from '../../src/http/sse.js';
+import { FrameWriter, SSE_HEADERS, sseHeaders } from '../../src/http/sse.js';
 
 /** Serves one response written by `write`, and returns the raw bytes a client received. */
 async function rawResponse(write: (res: ServerResponse) => void | Promise<void>): Promise<string> {
@@ -75,5 +75,15 @@ describe('FrameWriter', () => {
     });
     expect(after).toBe(false);
     expect(chunksOf(response)).toEqual([]);
+  });
+});
+
+describe('sseHeaders', () => {
+  it("carries every header of SSE_HEADERS and the call's own", () => {
+    expect(sseHeaders('call-1', '0.42')).toEqual({
+      ...SSE_HEADERS,
+      'x-svc-call-id': 'call-1',
+      'x-svc-overhead-ms': '0.42',
+    });
   });
 });

@@ -8,6 +8,8 @@ const OBSERVED: Array<[Record<'route' | 'method', string>, number]> = [
   [{ route: '/v1/chat/completions', method: 'POST' }, 0.1],
   [{ route: '/v1/chat/completions', method: 'POST' }, 0.7],
   [{ route: '/v1/embeddings', method: 'POST' }, 3],
+  // one route under two methods: two series sharing their first label
+  [{ route: '/v1/chat/completions', method: 'GET' }, 0.3],
   [{ route: '/v1/chat/completions', method: 'POST' }, 2],
 ];
 

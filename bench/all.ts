@@ -246,7 +246,7 @@ async function gateway(upstreamUrl: string): Promise<void> {
     const { child, url } = await startPortkey(entry, SERVER_CORE);
     children.push(child);
     servers.push({ child, targets: [] });
-    // no latency cells: its streamed answers fail on Node 20
+    // no latency cells: its streamed answers fail (on Node 20, and 24 too)
     targets.push({
       target: { name: portkeyName, url, pid: child.pid, headers: portkeyHeaders(upstreamUrl) },
       latency: false,

@@ -53,9 +53,14 @@ export async function jwtCaller(
   model: string | undefined,
   asKey: (keyHash: string) => Promise<Caller>,
 ): Promise<Caller> {
+  const bearer = `Bearer ${token}`;
   const auth = await gate.auth.authenticate({
-    // the token may have come in `x-api-key` (the Anthropic SDK); the JWT module reads the bearer
-    headers: { ...request.headers, authorization: `Bearer ${token}` },
+    // the token may have come in `x-api-key` (the Anthropic SDK); the JWT module reads the bearer.
+    // Copied only then: a copy of the request's headers is a dictionary copied key by key.
+    headers:
+      request.headers.authorization === bearer
+        ? request.headers
+        : { ...request.headers, authorization: bearer },
     path: request.url,
     method: request.method,
     model,

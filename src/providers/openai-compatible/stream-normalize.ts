@@ -89,16 +89,20 @@ export class ChunkNormalizer {
       return chunk;
     };
     const choices = rawChoices.map((c, i) => this.#choice(asRecord(c) ?? {}, i));
-    const chunks =
-      choices.length === 1
-        ? this.#splitToolCalls(choices[0]!).map((c) => base([c]))
-        : [
-            base(
-              choices.map(({ calls, ...c }) =>
-                calls.length > 0 ? { ...c, delta: { ...c.delta, tool_calls: calls } } : c,
+    const only = choices.length === 1 ? choices[0]! : undefined;
+    // the common chunk (one choice, no tool call) built as it is sent, with nothing in between
+    const chunks: ChatCompletionChunk[] =
+      only && only.calls.length === 0
+        ? [base([{ index: only.index, delta: only.delta, finish_reason: only.finish_reason }])]
+        : choices.length === 1
+          ? this.#splitToolCalls(choices[0]!).map((c) => base([c]))
+          : [
+              base(
+                choices.map(({ calls, ...c }) =>
+                  calls.length > 0 ? { ...c, delta: { ...c.delta, tool_calls: calls } } : c,
+                ),
               ),
-            ),
-          ];
+            ];
     if (hasUsage) {
       const last = chunks[chunks.length - 1]!;
       last.usage = usageOf(raw.usage, this.hooks);

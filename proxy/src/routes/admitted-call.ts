@@ -1,8 +1,9 @@
 import type { CallControl, ChatCompletionStream } from '@svc/router';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
-import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
+import { DEFAULT_DISCONNECT_READ, type DisconnectRead } from '../config/general-settings.js';
 import { CallAbort } from '../http/call-abort.js';
+import type { CallState } from '../http/call-state.js';
 import type { ProxyContext } from '../proxy-context.js';
 import type { CallFacts, CallLedger } from '../spend/call-ledger.js';
 import { callControl, routedCall } from './routed-call.js';
@@ -55,19 +56,30 @@ export async function admitAndRoute<T>(
   const result = await routedCall(state, ledger, abort, () =>
     invoke(callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
   );
-  return {
-    result,
-    ledger,
-    get clientGone() {
-      return abort.gone;
-    },
-    sendStream: (stream, format, routed) =>
-      sendStream(reply, stream, format, {
-        ledger,
-        state,
-        abort,
-        request: routed,
-        disconnectRead: ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ,
-      }),
-  };
+  return new Admitted(result, ledger, abort, reply, state, ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ);
+}
+
+// a class, not an object literal: a getter in a literal makes V8 build each object on its slow path
+class Admitted<T> implements AdmittedCall<T> {
+  constructor(
+    readonly result: T,
+    readonly ledger: CallLedger,
+    private readonly abort: CallAbort,
+    private readonly reply: FastifyReply,
+    private readonly state: CallState,
+    private readonly disconnectRead: DisconnectRead,
+  ) {}
+
+  get clientGone(): boolean {
+    return this.abort.gone;
+  }
+
+  sendStream(
+    stream: ChatCompletionStream,
+    format: StreamFormat,
+    request: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    const { ledger, abort, reply, state, disconnectRead } = this;
+    return sendStream(reply, stream, format, { ledger, state, abort, request, disconnectRead });
+  }
 }

@@ -34,7 +34,7 @@ export { CallRecords, DEFAULT_CLOSE_DEADLINE_MS, type DestinationSetting } from 
 export { DeliveryError, type RecordDestination } from './records/destination.js';
 export type { DeliveryStats } from './records/record-queue.js';
 export type { AccessGroups } from './router/access-groups.js';
-export { ChatCompletionStream } from './router/chat-stream.js';
+export { ChatCompletionStream, type ChatCompletionStreamIterator } from './router/chat-stream.js';
 export type { DeploymentHealth } from './router/deployment-health.js';
 export type { ModelGroupInfo } from './router/model-group-info.js';
 export type { DeploymentMetrics, RouterMetricsSnapshot } from './router/observability/router-metrics.js';

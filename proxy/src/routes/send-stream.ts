@@ -62,10 +62,19 @@ export async function sendStream(
   const readOn = new ReadOn(abort, call.disconnectRead);
   const writer = new FrameWriter(raw);
   let end: AnswerEnd = CLIENT_CLOSED;
+  const chunks = stream[Symbol.asyncIterator]();
+  let finished = false;
   try {
-    // one synchronous step per chunk (frame it, queue it for the turn's write); only a full socket
+    // one synchronous step per chunk (frame it, queue it for the turn's write), the chunks that one
+    // read of the upstream brought taken without a promise each (nextReady); only a full socket
     // buffer is waited for, so a slow reader slows the upstream read
-    for await (const chunk of stream) {
+    for (;;) {
+      const step = chunks.nextReady?.() ?? (await chunks.next());
+      if (step.done) {
+        finished = true;
+        break;
+      }
+      const chunk = step.value;
       call.ledger.firstChunk();
       answer.arrived(chunk);
       const frame = format.frame(chunk);
@@ -92,6 +101,9 @@ export async function sendStream(
   } finally {
     readOn.stop();
     writer.end();
+    // as `for await` would: a stream left before its end (the read-on bound, a failure here) is
+    // released; one that failed already was (this is then a no-op)
+    if (!finished) await Promise.resolve(chunks.return?.()).catch(() => undefined);
   }
   // a count that fails (it never should) must not leave the call's books open
   const charge = await answer.charge(call.request, (usage) => stream.costOf(usage)).catch(() => UNCOUNTED);

@@ -7,12 +7,12 @@
 // round, so that the machine's drift falls on all alike. Prints each tree's CPU µs per call (median, and
 // every round) and req/s. Options: --mode plain|streaming (default plain), --conns N (default 10),
 // --jwt (a team token instead of the virtual key).
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addressLine, firstLine, onCore, spawnScript, stopChild } from './lib/child.js';
+import { firstLine, spawnScript } from './lib/child.js';
 import { type ChatMode, type GatewayTarget, loadTarget } from './lib/gateway-load.js';
 import { median } from './lib/stats.js';
+import { startTreeProxy } from './lib/tree-proxy.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -44,27 +44,12 @@ async function startServer(spec: string, upstreamUrl: string): Promise<Server> {
   const env = Object.fromEntries(
     assignments.map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]),
   );
-  const [command, args] = onCore(0, process.execPath, [
-    '--import',
-    'tsx',
-    join(tree, 'bench/proxy-server.ts'),
-    upstreamUrl,
-  ]);
-  const child = spawn(command, args, {
-    cwd: tree,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      TSX_TSCONFIG_PATH: join(tree, 'bench/tsconfig.json'),
-      BENCH_DATABASE_URL: PG_URL,
-      ...env,
-    },
-  });
-  const [url, key, meterUrl, jwt] = (await addressLine(child)).split(' ') as [string, string, string, string];
+  const proxy = await startTreeProxy(tree, upstreamUrl, { cpu: 0, databaseUrl: PG_URL, env });
+  const { url, meterUrl, jwt, key } = proxy;
   const token = values.jwt ? jwt : key;
   return {
     spec,
-    stop: () => stopChild(child),
+    stop: () => proxy.stop(),
     target: { name: spec, url, meterUrl, headers: { authorization: `Bearer ${token}` } },
     cpuUs: [],
     rps: [],

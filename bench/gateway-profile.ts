@@ -8,14 +8,14 @@
 // share is scaled to the CPU per call measured unprofiled (the profiler's own cost is spread over all
 // groups). Prints one Markdown table per mode, a column per tree. Env: BENCH_SECONDS (default 8),
 // BENCH_PROFILE_DIR (where the .cpuprofile files go; default a temporary directory).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addressLine, firstLine, onCore, spawnScript, stopChild } from './lib/child.js';
+import { firstLine, spawnScript, stopChild } from './lib/child.js';
 import { type ChatMode, loadTarget } from './lib/gateway-load.js';
 import { startProfile, stopProfile } from './lib/profiler.js';
+import { startTreeProxy } from './lib/tree-proxy.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -88,18 +88,8 @@ function groupTimes(profile: Profile): { groups: Map<string, number>; total: num
 }
 
 async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatMode, Map<string, number>>> {
-  const [command, args] = onCore(0, process.execPath, [
-    '--import',
-    'tsx',
-    join(tree, 'bench/proxy-server.ts'),
-    upstreamUrl,
-  ]);
-  const child = spawn(command, args, {
-    cwd: tree,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(tree, 'bench/tsconfig.json'), BENCH_DATABASE_URL: PG_URL },
-  });
-  const [url, key, meterUrl] = (await addressLine(child)).split(' ') as [string, string, string];
+  const proxy = await startTreeProxy(tree, upstreamUrl, { cpu: 0, databaseUrl: PG_URL });
+  const { url, key, meterUrl } = proxy;
   const target = { name: tree, url, meterUrl, headers: { authorization: `Bearer ${key}` } };
   const result = new Map<ChatMode, Map<string, number>>();
   for (const mode of ['plain', 'streaming'] as const) {
@@ -117,7 +107,7 @@ async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatM
     result.set(mode, perCall);
     process.stderr.write(`profile: ${tree} ${mode}: ${Math.round(run.rps)} req/s, ${file}\n`);
   }
-  await stopChild(child);
+  await proxy.stop();
   return result;
 }
 

@@ -1,6 +1,3 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AbortSource,
@@ -9,8 +6,8 @@ import {
   BodyTooLargeError,
 } from '../../src/providers/shared/buffered-response.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
+import { type Route, type RouteServer, startRouteServer } from '../support/route-server.js';
 
-type Route = (req: IncomingMessage, res: ServerResponse) => void;
 const routes: Record<string, Route> = {
   '/json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
   // no content-length: the body comes in pieces
@@ -38,21 +35,13 @@ const routes: Record<string, Route> = {
   '/hang': () => {},
 };
 
-let server: Server;
+let routeServer: RouteServer;
 let base: string;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    routes[req.url ?? '']?.(req, res);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  routeServer = await startRouteServer(routes);
+  base = routeServer.base;
 });
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+afterAll(() => routeServer.close());
 
 const LIMITS = { headersTimeoutMs: 5000, bodyTimeoutMs: 5000, maxBodyBytes: 800, maxErrorBodyBytes: 400 };
 

@@ -1,14 +1,11 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
 import { type ByteStream, HIGH_WATER_BYTES } from '../../src/providers/shared/streamed-response.js';
+import { type Route, type RouteServer, startRouteServer } from '../support/route-server.js';
 
 const PIECE = 'x'.repeat(16 * 1024);
 const PIECES = 64; // 1 MiB: far more than the high-water mark
 
-type Route = (req: IncomingMessage, res: ServerResponse) => void;
 const routes: Record<string, Route> = {
   '/stream': (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -31,21 +28,16 @@ const routes: Record<string, Route> = {
   },
 };
 
-let server: Server;
+let routeServer: RouteServer;
 let base: string;
 const http = new HttpClient();
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    routes[req.url ?? '']?.(req, res);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  routeServer = await startRouteServer(routes);
+  base = routeServer.base;
 });
 afterAll(async () => {
   await http.close();
-  server.close();
+  routeServer.close();
 });
 
 const send = (path: string, maxErrorBodyBytes = 64 * 1024) =>

@@ -23,8 +23,8 @@ export class RateLimits {
 
   /** Counts this request; throws 429 with `retry-after` when the owner is over either limit this minute. */
   async admit(owner: LimitedOwner): Promise<void> {
+    if (!this.applies(owner)) return;
     const { rpmLimit, tpmLimit } = owner;
-    if (rpmLimit === null && tpmLimit === null) return;
     const minute = Math.floor(this.now() / MINUTE_MS);
     if (tpmLimit !== null) {
       const used = await this.store.get<number>(tpmKey(owner.id, minute));

@@ -31,6 +31,14 @@ export function normalizePath(target: string): string | undefined {
   const raw = target.slice(0, end);
   if (!raw.startsWith('/') || raw.length > 8192) return undefined;
   if (FORBIDDEN_RAW.test(raw) || STRUCTURAL_ESCAPE.test(raw)) return undefined;
+  // the common path (no escape, no empty, dot or trailing segment) is already normal: no split
+  if (
+    !raw.includes('%') &&
+    !raw.includes('//') &&
+    !raw.includes('/.') &&
+    (raw.length === 1 || !raw.endsWith('/'))
+  )
+    return raw;
   let decoded: string;
   try {
     decoded = raw.includes('%') ? decodeURIComponent(raw) : raw;

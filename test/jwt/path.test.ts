@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { normalizePath } from '../../src/jwt/path.js';
 
@@ -11,6 +12,8 @@ describe('normalizePath: what a route check compares', () => {
     ['/', '/'],
     ['/v1/models/gpt%2D4o', '/v1/models/gpt-4o'],
     ['/key/info?next=/../../admin', '/key/info'],
+    ['/.well-known/openid-configuration', '/.well-known/openid-configuration'],
+    ['/v1/models/gpt-4o..mini', '/v1/models/gpt-4o..mini'],
   ])('%s -> %s', (input, expected) => {
     expect(normalizePath(input)).toBe(expected);
   });
@@ -33,5 +36,24 @@ describe('normalizePath: what a route check compares', () => {
     ['empty', ''],
   ])('refuses a %s', (_name, input) => {
     expect(normalizePath(input)).toBeUndefined();
+  });
+
+  test('what it returns is normal: no empty, dot or trailing segment, and normalising it again changes nothing', () => {
+    const segment = fc.constantFrom('', '.', '..', 'v1', 'chat', '.x', 'a.b', '%2D', 'key%20info', '..x');
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 6 }), fc.boolean(), (segments, trailing) => {
+        const path = normalizePath(`/${segments.join('/')}${trailing ? '/' : ''}`);
+        if (path === undefined) return;
+        expect(path.startsWith('/')).toBe(true);
+        expect(path === '/' || !path.endsWith('/')).toBe(true);
+        expect(
+          path
+            .slice(1)
+            .split('/')
+            .filter((s) => s === '' || s === '.' || s === '..'),
+        ).toEqual(path === '/' ? [''] : []);
+        expect(normalizePath(path)).toBe(path);
+      }),
+    );
   });
 });

@@ -12,11 +12,15 @@
 // BENCH_LATENCY_COUNT (calls per latency cell, default 5000),
 // BENCH_SKIP (comma list of library, gateway, portkey, workers, spend), BENCH_DATABASE_URL (default the
 // local Postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_NO_WRITE=1 (print only).
-import { spawn } from 'node:child_process';
+// `--node <binary>` runs the whole bench (every measured process, baselines included) on that Node
+// instead: Node versions differ a lot here (Node 20's AbortController costs about 60 times Node 24's),
+// so each Node major keeps its own section of the document, between markers naming it.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { benchModelList } from './lib/bench-deployment.js';
 import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
@@ -43,6 +47,15 @@ import { ensurePortkey, portkeyHeaders, startPortkey } from './lib/portkey.js';
 import type { SpendFigures } from './spend.js';
 import { spendTable } from './spend.js';
 
+const { values: flags } = parseArgs({ options: { node: { type: 'string' } } });
+if (flags.node !== undefined && flags.node !== process.execPath) {
+  // the same script under the other Node, tsx loaded as here; it writes its own section
+  const self = fileURLToPath(import.meta.url);
+  const run = spawnSync(flags.node, ['--import', 'tsx', self], { stdio: 'inherit', env: process.env });
+  if (run.error) throw new Error(`Cannot run the bench on ${flags.node}: ${run.error.message}`);
+  process.exit(run.status ?? 1);
+}
+
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LIB_COUNT = Number(process.env.BENCH_LIB_COUNT ?? 10_000);
@@ -56,8 +69,11 @@ const CONNECTIONS = [10, 50] as const;
 const LATENCY_CONNECTIONS = 10;
 const LATENCY_COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 5000);
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
-const BEGIN = '<!-- bench:begin (written by npm run bench) -->';
-const END = '<!-- bench:end -->';
+const NODE_MAJOR = process.versions.node.split('.')[0];
+const BEGIN = `<!-- bench:begin Node ${NODE_MAJOR} (written by npm run bench) -->`;
+const END = `<!-- bench:end Node ${NODE_MAJOR} -->`;
+/** Where a Node major with no section yet puts its own: after the last section of any Node. */
+const LAST_END = /<!-- bench:end Node \d+ -->/g;
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`;
 const pinning = CAN_PIN
@@ -468,10 +484,13 @@ async function writeSection(section: string): Promise<void> {
   const body = `${BEGIN}\n${section.trim()}\n${END}`;
   const start = doc.indexOf(BEGIN);
   const end = doc.indexOf(END);
+  const lastEnd = [...doc.matchAll(LAST_END)].at(-1);
   const next =
     start !== -1 && end > start
       ? `${doc.slice(0, start)}${body}${doc.slice(end + END.length)}`
-      : `${doc.trimEnd()}\n\n## \`npm run bench\`\n\n${body}\n`;
+      : lastEnd?.index !== undefined
+        ? `${doc.slice(0, lastEnd.index + lastEnd[0].length)}\n\n${body}${doc.slice(lastEnd.index + lastEnd[0].length)}`
+        : `${doc.trimEnd()}\n\n## \`npm run bench\`\n\n${body}\n`;
   await writeFile(DOC, next);
   note(`wrote ${DOC}`);
 }

@@ -17,6 +17,10 @@ const asQueryable = (db: PGlite | Transaction): Queryable => ({
     const result = await db.query<R>(sql, params as unknown[] | undefined);
     return { rows: result.rows };
   },
+  // PGlite reads COPY's input from a blob it names /dev/blob
+  copyIn: async (target: string, text: string) => {
+    await db.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+  },
 });
 
 /**
@@ -27,9 +31,12 @@ const asQueryable = (db: PGlite | Transaction): Queryable => ({
 class PgliteDatabase implements Database {
   readonly engine = 'pglite' as const;
   readonly query: Queryable['query'];
+  readonly copyIn: NonNullable<Queryable['copyIn']>;
 
   constructor(private readonly db: PGlite) {
-    this.query = asQueryable(db).query;
+    const queryable = asQueryable(db);
+    this.query = queryable.query;
+    this.copyIn = queryable.copyIn!;
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

@@ -66,6 +66,8 @@ class PgliteWorkerDatabase implements Database {
   query = <R extends object>(sql: string, params?: readonly unknown[]): Promise<{ rows: R[] }> =>
     this.#query<R>(sql, params, undefined);
 
+  copyIn = (target: string, text: string): Promise<void> => this.#copyIn(target, text, undefined);
+
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     this.#hold();
     try {
@@ -75,6 +77,10 @@ class PgliteWorkerDatabase implements Database {
         query: async <R extends object>(sql: string, params?: readonly unknown[]) => {
           if (!open) throw new Error('Transaction is closed');
           return this.#query<R>(sql, params, tx);
+        },
+        copyIn: async (target: string, text: string) => {
+          if (!open) throw new Error('Transaction is closed');
+          return this.#copyIn(target, text, tx);
         },
       };
       let result: T;
@@ -115,6 +121,10 @@ class PgliteWorkerDatabase implements Database {
   ): Promise<{ rows: R[] }> {
     const reply = await this.#send({ op: 'query', sql, params, tx });
     return { rows: ('rows' in reply ? reply.rows : []) as R[] };
+  }
+
+  async #copyIn(target: string, text: string, tx: number | undefined): Promise<void> {
+    await this.#send({ op: 'copy', target, text, tx });
   }
 
   /** Opens a transaction in the worker; its id (the begin request's) binds statements to it. */

@@ -18,6 +18,8 @@ export type WorkerRequest =
       /** The transaction (its `begin` id) the statement belongs to; absent: on its own. */
       tx: number | undefined;
     }
+  /** `Queryable.copyIn`: loads `text` into `target`. */
+  | { op: 'copy'; id: number; target: string; text: string; tx: number | undefined }
   /** Opens a transaction; its id is this request's id. Replied to once BEGIN ran. */
   | { op: 'begin'; id: number }
   /** Ends transaction `tx`: COMMIT, or ROLLBACK when `commit` is false. */

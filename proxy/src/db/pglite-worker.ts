@@ -42,6 +42,18 @@ async function query(db: Database, request: Extract<WorkerRequest, { op: 'query'
   }
 }
 
+async function copy(db: Database, request: Extract<WorkerRequest, { op: 'copy' }>): Promise<void> {
+  const { id, target, text, tx } = request;
+  try {
+    const session = tx === undefined ? db : transactions.get(tx)?.tx;
+    if (session === undefined) throw new Error('Transaction is closed');
+    await session.copyIn!(target, text);
+    post({ id, done: true });
+  } catch (error) {
+    fail(id, error);
+  }
+}
+
 async function begin(db: Database, id: number): Promise<void> {
   let replyTo = id;
   try {
@@ -87,6 +99,9 @@ function serve(db: Database, request: WorkerRequest): void {
   switch (request.op) {
     case 'query':
       void query(db, request);
+      return;
+    case 'copy':
+      void copy(db, request);
       return;
     case 'begin':
       void begin(db, request.id);

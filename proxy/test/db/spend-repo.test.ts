@@ -76,6 +76,28 @@ describe.each(engines)('spend repository ($name)', (engine) => {
     expect(stored?.tags).toEqual([tricky, "'); DROP TABLE x; --"]);
   });
 
+  it('stores text holding tabs, line breaks, backslashes and a literal \\N exactly as sent', async () => {
+    const tricky = 'a\tb\nc\r\nd \\N \\ {x,"y"} \u00e9';
+    const row = spendRow({
+      key_hash: newKeyHash(),
+      end_user: tricky,
+      error_code: '\\N',
+      tags: [tricky, '', 'with, comma', '{braces}', 'NULL'],
+      latency_ms: 0.000123,
+      cost: 1e-7,
+    });
+
+    expect(await writeSpendBatch(db, [row])).toEqual({ inserted: 1 });
+    const [stored] = await querySpendLogs(db, { key_hash: row.key_hash! });
+    expect(stored).toMatchObject({
+      end_user: tricky,
+      error_code: '\\N',
+      tags: [tricky, '', 'with, comma', '{braces}', 'NULL'],
+      latency_ms: 0.000123,
+      cost: 1e-7,
+    });
+  });
+
   it("adds the rows' cost to their key, user, team and organization", async () => {
     const ids = await owned();
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyTextLine } from '../../src/db/copy-text.js';
 import type { Database } from '../../src/db/database.js';
 import { DatabaseUnavailableError, DuplicateError } from '../../src/db/db-errors.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -90,6 +91,39 @@ describe('the embedded database in its worker thread', () => {
       kept = tx;
     });
     await expect(kept!.query('SELECT 1')).rejects.toThrow('Transaction is closed');
+  });
+
+  it('loads COPY text into a table: escaped text, null and a literal \\N read back as sent', async () => {
+    const t = await freshTable();
+    const lines = [['plain'], [null], ['back\\slash\ttab\nline'], ['\\N']].map(copyTextLine);
+    await db.copyIn!(`${t} (v)`, lines.join(''));
+    expect(await rowsOf(db, `SELECT v FROM ${t} ORDER BY id`)).toEqual([
+      { v: 'plain' },
+      { v: null },
+      { v: 'back\\slash\ttab\nline' },
+      { v: '\\N' },
+    ]);
+  });
+
+  it('rolls back the rows a COPY loaded in a transaction that throws', async () => {
+    const t = await freshTable();
+    const failure = new Error('after the copy');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.copyIn!(`${t} (v)`, 'a\nb\n');
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await rowsOf(db, `SELECT v FROM ${t}`)).toEqual([]);
+  });
+
+  it('refuses a COPY into a transaction that has ended', async () => {
+    const t = await freshTable();
+    let kept: Parameters<Parameters<Database['transaction']>[0]>[0] | undefined;
+    await db.transaction(async (tx) => {
+      kept = tx;
+    });
+    await expect(kept!.copyIn!(`${t} (v)`, 'a\n')).rejects.toThrow('Transaction is closed');
   });
 
   it("keeps a driver error's SQLSTATE code and detail, so a unique violation is a DuplicateError", async () => {

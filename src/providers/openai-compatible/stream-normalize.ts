@@ -94,8 +94,8 @@ export class ChunkNormalizer {
     const chunks: ChatCompletionChunk[] =
       only && only.calls.length === 0
         ? [base([{ index: only.index, delta: only.delta, finish_reason: only.finish_reason }])]
-        : choices.length === 1
-          ? this.#splitToolCalls(choices[0]!).map((c) => base([c]))
+        : only
+          ? this.#splitToolCalls(only).map((c) => base([c]))
           : [
               base(
                 choices.map(({ calls, ...c }) =>
@@ -151,10 +151,10 @@ export class ChunkNormalizer {
     return index;
   }
 
-  // One tool-call piece per chunk: the other delta fields ride on the first, the finish on the last.
+  // One tool-call piece per chunk (a choice with at least one): the other delta fields ride on the
+  // first, the finish on the last.
   #splitToolCalls(choice: Choice & { calls: ToolCallDelta[] }): Choice[] {
     const { calls, index, delta, finish_reason } = choice;
-    if (calls.length === 0) return [{ index, delta, finish_reason }];
     return calls.map((piece, i) => ({
       index,
       delta: i === 0 ? { ...delta, tool_calls: [piece] } : { tool_calls: [piece] },

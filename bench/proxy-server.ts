@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProxy } from '@svc/router-proxy';
+import { startProxy, tuneV8ForGateway } from '@svc/router-proxy';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { request } from 'undici';
 import { benchModelList } from './lib/bench-deployment.js';
@@ -23,6 +23,8 @@ import { Profiler } from './lib/profiler.js';
 
 const [upstreamUrl] = process.argv.slice(2);
 if (!upstreamUrl) throw new Error('usage: proxy-server.ts <upstream URL>');
+// the V8 flags svc-router sets as it starts: this process stands in for it
+tuneV8ForGateway();
 
 const meter = new CpuMeter();
 const profiler = new Profiler();

@@ -4,6 +4,7 @@
 import cluster from 'node:cluster';
 import { ConfigError } from '@svc/router';
 import { startProxy } from '../start-proxy.js';
+import { tuneV8ForGateway } from '../v8-tuning.js';
 import { HELP, parseArgs } from './args.js';
 import { clusterProblems, type ListeningMessage, runPrimary } from './cluster.js';
 
@@ -34,6 +35,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
 /** One proxy process: alone, or one worker of a cluster (which reports to the primary instead of printing). */
 async function serve(args: { config: string; port: number; host: string }): Promise<number> {
+  tuneV8ForGateway();
   const tag = cluster.isWorker ? `svc-router[${process.pid}]` : 'svc-router';
   const proxy = await startProxy({
     configPath: args.config,

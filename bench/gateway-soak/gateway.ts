@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProxy } from '@svc/router-proxy';
+import { startProxy, tuneV8ForGateway } from '@svc/router-proxy';
 import { request } from 'undici';
 import { benchModelList } from '../lib/bench-deployment.js';
 import { BENCH_MASTER_KEY } from '../lib/bench-keys.js';
@@ -20,6 +20,8 @@ import { answerMemory } from '../lib/mem-meter.js';
 
 const [upstreamUrl] = process.argv.slice(2);
 if (!upstreamUrl) throw new Error('usage: gateway.ts <upstream URL>');
+// the V8 flags svc-router sets as it starts: this process stands in for it
+tuneV8ForGateway();
 
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-soak-'));
 const databaseUrl = process.env.BENCH_DATABASE_URL;

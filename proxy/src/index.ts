@@ -5,4 +5,4 @@
 export { buildProxyApp } from './build-app.js';
 export type { ProxyContext, ReadinessCheck, SpendStats } from './proxy-context.js';
 export { type RunningProxy, type StartProxyOptions, startProxy } from './start-proxy.js';
-export { GATEWAY_V8_FLAGS, gatewayV8FlagsFor, tuneV8ForGateway } from './v8-tuning.js';
+export { GATEWAY_V8_FLAGS, tuneV8ForGateway } from './v8-tuning.js';

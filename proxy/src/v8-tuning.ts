@@ -11,8 +11,8 @@ import { setFlagsFromString } from 'node:v8';
  * with it, so each young-generation GC copies them and the full GCs come more often. V8 rarely
  * revisits the decision. Measured on Node 20 (`npm run bench:ab`, two processes per tree), a streamed
  * call through the gateway cost 166 to 206 µs of CPU without the flag and 139 to 168 with it, about
- * 15% less; on Node 24, about 14% less at 50 connections. Objects that really live long are still
- * promoted by the young generation's GC.
+ * 15% less; on Node 22, 181 and 232 µs against 148 and 158 at 50 connections; on Node 24, about 14%
+ * less. Objects that really live long are still promoted by the young generation's GC.
  */
 export const GATEWAY_V8_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];
 

@@ -6,9 +6,18 @@ import { gatewayV8FlagsFor } from '../src/v8-tuning.js';
 
 const TUNING = join(import.meta.dirname, '../src/v8-tuning.ts');
 
-/** What `tuneV8ForGateway()` returns in a fresh node started with `nodeArgs` (the flags are process-wide). */
-async function tunedIn(nodeArgs: readonly string[]): Promise<string[]> {
-  const script = `const { tuneV8ForGateway } = await import(${JSON.stringify(TUNING)}); console.log(JSON.stringify(tuneV8ForGateway()));`;
+/**
+ * A fresh node started with `nodeArgs` (the flags are process-wide, so never this test's process):
+ * what `tuneV8ForGateway()` returned when `tune`, and V8's flag-dependent cache tag afterwards
+ * (`v8.cachedDataVersionTag()` hashes the flags in force: equal tags, equal flags).
+ */
+async function nodeWith(
+  nodeArgs: readonly string[],
+  tune: boolean,
+): Promise<{ set?: string[]; tag: number }> {
+  const script = `const { cachedDataVersionTag } = await import('node:v8');
+    const set = ${tune} ? (await import(${JSON.stringify(TUNING)})).tuneV8ForGateway() : undefined;
+    console.log(JSON.stringify({ set, tag: cachedDataVersionTag() }));`;
   const { stdout } = await promisify(execFile)(process.execPath, [
     ...nodeArgs,
     '--import',
@@ -17,7 +26,7 @@ async function tunedIn(nodeArgs: readonly string[]): Promise<string[]> {
     '--eval',
     script,
   ]);
-  return JSON.parse(stdout) as string[];
+  return JSON.parse(stdout) as { set?: string[]; tag: number };
 }
 
 describe('the gateway V8 flags', () => {
@@ -49,11 +58,23 @@ describe('the gateway V8 flags', () => {
     ]);
   });
 
-  it('are set by tuneV8ForGateway, which names them', async () => {
-    expect(await tunedIn([])).toEqual(['--no-allocation-site-pretenuring']);
+  it('are in force after tuneV8ForGateway, which names them', async () => {
+    const [tuned, flagged, plain] = await Promise.all([
+      nodeWith([], true),
+      nodeWith(['--no-allocation-site-pretenuring'], false),
+      nodeWith([], false),
+    ]);
+    expect(tuned.set).toEqual(['--no-allocation-site-pretenuring']);
+    expect(tuned.tag).toBe(flagged.tag); // as if node had been started with the flag
+    expect(tuned.tag).not.toBe(plain.tag);
   });
 
   it('are not set by tuneV8ForGateway over a command line that chose otherwise', async () => {
-    expect(await tunedIn(['--allocation-site-pretenuring'])).toEqual([]);
+    const [tuned, chosen] = await Promise.all([
+      nodeWith(['--allocation-site-pretenuring'], true),
+      nodeWith(['--allocation-site-pretenuring'], false),
+    ]);
+    expect(tuned.set).toEqual([]);
+    expect(tuned.tag).toBe(chosen.tag);
   });
 });

@@ -12,7 +12,7 @@ export interface PgliteOptions {
   schema?: string | undefined;
 }
 
-const asQueryable = (db: PGlite | Transaction): Queryable => ({
+const asQueryable = (db: PGlite | Transaction): Required<Queryable> => ({
   query: async <R extends object>(sql: string, params?: readonly unknown[]) => {
     const result = await db.query<R>(sql, params as unknown[] | undefined);
     return { rows: result.rows };
@@ -31,12 +31,12 @@ const asQueryable = (db: PGlite | Transaction): Queryable => ({
 class PgliteDatabase implements Database {
   readonly engine = 'pglite' as const;
   readonly query: Queryable['query'];
-  readonly copyIn: NonNullable<Queryable['copyIn']>;
+  readonly copyIn: Required<Queryable>['copyIn'];
 
   constructor(private readonly db: PGlite) {
     const queryable = asQueryable(db);
     this.query = queryable.query;
-    this.copyIn = queryable.copyIn!;
+    this.copyIn = queryable.copyIn;
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

@@ -140,6 +140,27 @@ describe('a short retry-after on the last deployment (CONTRACT 6.2)', () => {
     expect(mock.hits('/a/')).toBe(2);
   });
 
+  it('is retried, not given up, when the clock reaches the cooldown’s end while the call looks again', async () => {
+    mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after-ms': '100' } });
+    // a wait's timer can end a hair before the cooldown does (libuv's loop time is cached): the router's
+    // clock stands 1 ms short of the cooldown's end when the wait is over, then ticks on every reading,
+    // so the reading that finds the deployment cooling and the next one straddle the end
+    const start = Date.now();
+    let clock = start;
+    let ticking = false;
+    const router = new Router(group(), settings, { now: () => (ticking ? clock++ : clock) });
+    router.once('cooldown', (e) => {
+      setTimeout(() => {
+        clock = start + e.cooldown_time * 1000 - 1;
+        ticking = true;
+      }, 20);
+    });
+    const res = await ask(router);
+    await router.close();
+    expect(res._hidden_params).toMatchObject({ model_id: 'a', attempts: 2 });
+    expect(mock.hits('/f/')).toBe(0);
+  });
+
   it('goes to the fallback at once when the retry-after is longer than the call has left', async () => {
     mock.setBehavior('/a', { status: 429, failTimes: 1, headers: { 'retry-after': '10' } });
     const router = new Router(group(), settings);

@@ -74,7 +74,13 @@ function strategyMiss(
  */
 export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
   const { tracker, limiter, now } = deps;
-  const poolFor = <T>(call: Call<T>, step: Step, choice: Choice, usage: readonly MinuteUsage[] | undefined) =>
+  const poolFor = <T>(
+    call: Call<T>,
+    step: Step,
+    choice: Choice,
+    usage: readonly MinuteUsage[] | undefined,
+    at: number,
+  ) =>
     candidatePool(
       step.tier,
       {
@@ -88,7 +94,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
         strictExclusion: choice.strictExclusion,
         usage,
       },
-      now(),
+      at,
     );
   // claims the endpoint's slot and, when half-open, its single trial; false when a concurrent call won
   const claim = (endpoint: Endpoint, counters: UsageCounters | undefined): boolean => {
@@ -129,14 +135,17 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
         let usage = from ? from.usage : counters?.read(step.tier.deployments, now());
         if (isPromise(refreshed)) await refreshed;
         if (isPromise(usage)) usage = await usage;
-        pool = poolFor(call, step, choice, usage);
+        // one reading of the clock for the pool and the wait below: were the cooldown to end between two
+        // readings, the deployment would be neither in the pool nor waited for, and the call given up
+        const at = now();
+        pool = poolFor(call, step, choice, usage, at);
         if (pool.endpoints.length === 0) {
           if (pool.full === 0) {
             // the retry layer asked to wait out a 429's retry-after: nothing else can take the call
             const cooling = backoff?.cooling ? backoff : undefined;
             if (cooling) {
               // the rest of the cooldown too: a timer may fire early (libuv's cached loop time)
-              const waitMs = Math.max(cooling.waitMs, tracker.availableAt(cooling.id, now()) - now());
+              const waitMs = Math.max(cooling.waitMs, tracker.availableAt(cooling.id, at) - at);
               backoff = Number.isFinite(waitMs) && waitMs > 0 ? { ...cooling, waitMs: 0 } : undefined;
               if (backoff) {
                 await waitOut({ ...cooling, waitMs }, deadline, signal, now());
@@ -189,7 +198,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
         const usage = choice.counters?.read(step.tier.deployments, now());
         if (isPromise(refreshed) || isPromise(usage))
           return choose(next, call, step, choice, { refreshed, usage });
-        const pool = poolFor(call, step, choice, usage);
+        const pool = poolFor(call, step, choice, usage, now());
         if (pool.endpoints.length === 0) return choose(next, call, step, choice, { refreshed, usage });
         endpoint = pool.endpoints.length === 1 ? pool.endpoints[0] : pick(strategy, pool, call, step);
         if (isPromise(endpoint) || !endpoint)

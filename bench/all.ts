@@ -8,7 +8,7 @@
 // - spend rows per engine (spend.ts).
 // Every measured process runs on core 0 (taskset), the upstream and this load generator on core 1; each
 // figure is a ratio to a baseline measured in the same run.
-// Env: BENCH_SECONDS (load run, default 5), BENCH_ROUNDS (gateway rounds, default 3), BENCH_LIB_COUNT (calls per library run, default 10000),
+// Env: BENCH_SECONDS (load run, default 5), BENCH_ROUNDS (library and gateway rounds, default 3), BENCH_LIB_COUNT (calls per library run, default 10000),
 // BENCH_LATENCY_COUNT (calls per latency cell, default 5000),
 // BENCH_SKIP (comma list of library, gateway, portkey, workers, spend), BENCH_DATABASE_URL (default the
 // local Postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_NO_WRITE=1 (print only).
@@ -98,6 +98,13 @@ interface ClientResult {
   cpuUsPerCall: number;
 }
 
+/** One round of a library cell: the direct client's run, then the router's. */
+interface LibraryPair {
+  d: ClientResult;
+  r: ClientResult;
+  ratio: number;
+}
+
 async function library(upstreamUrl: string): Promise<void> {
   note('library');
   const pairs = [
@@ -108,26 +115,40 @@ async function library(upstreamUrl: string): Promise<void> {
   say();
   say(
     'Each client in its own process on the measured core, against bench/fast-upstream.ts; req/s and the ' +
-      "client's CPU per call (process.cpuUsage). Ratio: the router's req/s over the direct call's.",
+      "client's CPU per call (process.cpuUsage). Ratio: the router's req/s over the direct call's, " +
+      `measured in pairs (direct, then router) in ${ROUNDS} rounds over every cell; the median round's figures, ` +
+      'and the range of the rounds’ ratios.',
   );
   say();
   say(
-    '| mode | concurrency | direct req/s | router req/s | ratio | direct CPU/call (µs) | router CPU/call (µs) | added p50 (µs) |',
+    '| mode | concurrency | direct req/s | router req/s | ratio | ratio range | direct CPU/call (µs) | router CPU/call (µs) | added p50 (µs) |',
   );
-  say('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const [mode, direct, router] of pairs)
-    for (const concurrency of [1, 50, 500]) {
-      const count = String(concurrency === 1 ? Math.ceil(LIB_COUNT / 4) : LIB_COUNT);
+  say('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const cells = pairs.flatMap(([mode, direct, router]) =>
+    [1, 50, 500].map((concurrency) => ({ mode, direct, router, concurrency, rounds: [] as LibraryPair[] })),
+  );
+  // a cell's two runs follow each other, and every cell is measured once per round: the machine's
+  // drift over minutes (this one's speed varies by a third) falls on both sides of a ratio alike
+  for (let round = 1; round <= ROUNDS; round++)
+    for (const cell of cells) {
+      note(`library round ${round}: ${cell.mode} ${cell.concurrency}`);
+      const count = String(cell.concurrency === 1 ? Math.ceil(LIB_COUNT / 4) : LIB_COUNT);
       const run = (client: string) =>
-        runJson<ClientResult>('overhead-client.ts', [client, upstreamUrl, count, String(concurrency)], {
+        runJson<ClientResult>('overhead-client.ts', [client, upstreamUrl, count, String(cell.concurrency)], {
           cpu: SERVER_CORE,
         });
-      const d = await run(direct);
-      const r = await run(router);
-      say(
-        `| ${mode} | ${concurrency} | ${fixed(d.rps)} | ${fixed(r.rps)} | ${ratio(r.rps, d.rps)} | ${fixed(d.cpuUsPerCall, 1)} | ${fixed(r.cpuUsPerCall, 1)} | ${fixed(r.p50 - d.p50)} |`,
-      );
+      const d = await run(cell.direct);
+      const r = await run(cell.router);
+      cell.rounds.push({ d, r, ratio: r.rps / d.rps });
     }
+  for (const { mode, concurrency, rounds } of cells) {
+    const sorted = [...rounds].sort((a, b) => a.ratio - b.ratio);
+    const { d, r } = sorted[Math.floor((sorted.length - 1) / 2)]!;
+    const range = `${sorted[0]!.ratio.toFixed(2)}–${sorted.at(-1)!.ratio.toFixed(2)}`;
+    say(
+      `| ${mode} | ${concurrency} | ${fixed(d.rps)} | ${fixed(r.rps)} | ${ratio(r.rps, d.rps)} | ${range} | ${fixed(d.cpuUsPerCall, 1)} | ${fixed(r.cpuUsPerCall, 1)} | ${fixed(r.p50 - d.p50)} |`,
+    );
+  }
   say();
   const ttft = (client: string) =>
     runJson<{ p50: number; p99: number }>(

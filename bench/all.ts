@@ -58,6 +58,8 @@ if (flags.node !== undefined && flags.node !== process.execPath) {
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
+  throw new Error(`BENCH_ROUNDS must be a whole number of at least 1, not ${process.env.BENCH_ROUNDS}`);
 const LIB_COUNT = Number(process.env.BENCH_LIB_COUNT ?? 10_000);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -144,7 +146,7 @@ async function library(upstreamUrl: string): Promise<void> {
   for (const { mode, concurrency, rounds } of cells) {
     const sorted = [...rounds].sort((a, b) => a.ratio - b.ratio);
     const { d, r } = sorted[Math.floor((sorted.length - 1) / 2)]!;
-    const range = `${sorted[0]!.ratio.toFixed(2)}–${sorted.at(-1)!.ratio.toFixed(2)}`;
+    const range = `${ratio(sorted[0]!.ratio, 1)}–${ratio(sorted.at(-1)!.ratio, 1)}`;
     say(
       `| ${mode} | ${concurrency} | ${fixed(d.rps)} | ${fixed(r.rps)} | ${ratio(r.rps, d.rps)} | ${range} | ${fixed(d.cpuUsPerCall, 1)} | ${fixed(r.cpuUsPerCall, 1)} | ${fixed(r.p50 - d.p50)} |`,
     );

@@ -148,7 +148,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
               const waitMs = Math.max(cooling.waitMs, tracker.availableAt(cooling.id, at) - at);
               backoff = Number.isFinite(waitMs) && waitMs > 0 ? { ...cooling, waitMs: 0 } : undefined;
               if (backoff) {
-                await waitOut({ ...cooling, waitMs }, deadline, signal, now());
+                await waitOut({ ...cooling, waitMs }, deadline, signal, at);
                 continue;
               }
             }

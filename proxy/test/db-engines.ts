@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { type OpenDatabaseOptions, openDatabase } from '../src/db/open-database.js';
+import { pgliteTemplate } from './pglite-template.js';
 
 /** The shared test server (trust auth); `SVC_TEST_DATABASE_URL` overrides. */
 export const POSTGRES_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -31,11 +32,13 @@ function track(db: Database, schema?: string): Database {
   return db;
 }
 
+const openPglite = async () => track(await openDatabase({ pgliteTemplate: await pgliteTemplate() }));
+
 export const pgliteEngine: DbEngine = {
   name: 'pglite',
-  open: async () => track(await openDatabase({})),
+  open: openPglite,
   openTwo: async () => {
-    const db = track(await openDatabase({}));
+    const db = await openPglite();
     return [db, db];
   },
 };

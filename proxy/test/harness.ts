@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import type { DeploymentConfig } from '@svc/router';
 import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import pg from 'pg';
+import type { Database } from '../src/db/database.js';
+import { openDatabase } from '../src/db/open-database.js';
 import { type RunningProxy, startProxy } from '../src/index.js';
 import { POSTGRES_URL } from './db-engines.js';
+import { pgliteTemplate } from './pglite-template.js';
 
 export const MASTER_KEY = 'sk-master-test-0123456789';
 
@@ -90,12 +93,24 @@ export async function startTestProxy(
     configPath = join(configDir, 'config.json');
     await writeFile(configPath, JSON.stringify(config));
   }
-  const proxy = await startProxy({
-    port: 0,
-    ...(configPath ? { configPath } : { config }),
-    env: options.env ?? {},
-    ...(options.logStream && { logStream: options.logStream }),
-  });
+  // the embedded database opened here from a template: initialising each one took seconds
+  const own = engine === 'pglite' && options.general_settings?.database_url === undefined;
+  const db: Database | undefined = own
+    ? await openDatabase({ dataDir, pgliteTemplate: await pgliteTemplate() })
+    : undefined;
+  let proxy: RunningProxy;
+  try {
+    proxy = await startProxy({
+      port: 0,
+      ...(configPath ? { configPath } : { config }),
+      env: options.env ?? {},
+      ...(options.logStream && { logStream: options.logStream }),
+      ...(db && { database: db }),
+    });
+  } catch (error) {
+    await db?.close();
+    throw error;
+  }
   return {
     proxy,
     mock,
@@ -103,6 +118,7 @@ export async function startTestProxy(
     admin: { authorization: `Bearer ${MASTER_KEY}` },
     close: async () => {
       await proxy.close();
+      await db?.close();
       await mock.close();
       await rm(dataDir, { recursive: true, force: true });
       if (configDir) await rm(configDir, { recursive: true, force: true });

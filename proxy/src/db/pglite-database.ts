@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Database, Queryable } from './database.js';
 import { DatabaseUnavailableError } from './db-errors.js';
@@ -10,6 +12,12 @@ export interface PgliteOptions {
   dataDir?: string | undefined;
   /** Every table lives in this schema (created when missing). */
   schema?: string | undefined;
+  /**
+   * A new database starts as a copy of this one (a data directory dumped by PGlite's `dumpDataDir`,
+   * uncompressed or gzipped) instead of being initialised: half a second instead of two or three.
+   * Unused when `dataDir` already holds a database.
+   */
+  template?: Blob | undefined;
 }
 
 const asQueryable = (db: PGlite | Transaction): Required<Queryable> => ({
@@ -61,7 +69,9 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
     if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
     // loaded on first use: the WebAssembly engine costs a noticeable start, paid only without a URL
     const { PGlite } = await import('@electric-sql/pglite');
-    db = await PGlite.create(options.dataDir);
+    const fresh = options.dataDir === undefined || !existsSync(join(options.dataDir, 'PG_VERSION'));
+    const template = fresh ? options.template : undefined;
+    db = await PGlite.create(options.dataDir, template === undefined ? {} : { loadDataDir: template });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new DatabaseUnavailableError(`Cannot open the embedded database at ${where}: ${reason}`);

@@ -222,6 +222,10 @@ export async function connectPgliteWorker(worker: Worker, where: string): Promis
  */
 export async function openPgliteWorker(options: PgliteOptions): Promise<Database> {
   if (options.schema !== undefined) quoteSchemaName(options.schema);
-  const worker = startWorker({ dataDir: options.dataDir, schema: options.schema });
+  const worker = startWorker({
+    dataDir: options.dataDir,
+    schema: options.schema,
+    template: options.template,
+  });
   return connectPgliteWorker(worker, options.dataDir ?? 'memory');
 }

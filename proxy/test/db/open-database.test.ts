@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { ConfigError } from '@svc/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
@@ -9,6 +10,7 @@ import { findKeyByHash, insertKey } from '../../src/db/keys-repo.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openDatabase } from '../../src/db/open-database.js';
 import { closeTestDatabases, engines, POSTGRES_URL } from '../db-engines.js';
+import { pgliteTemplate } from '../pglite-template.js';
 import { startCutProxy } from '../tcp-cut-proxy.js';
 
 afterAll(closeTestDatabases);
@@ -58,6 +60,28 @@ describe('the embedded database', () => {
       const second = await openDatabase({ dataDir });
       expect(await migrate(second)).toEqual({ applied: [] });
       expect((await findKeyByHash(second, HASH))?.key_alias).toBe('kept');
+      await second.close();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('starts a new database as a copy of its template, and never lays the template over a kept one', async () => {
+    const source = await PGlite.create({ loadDataDir: await pgliteTemplate() });
+    await source.exec("CREATE TABLE seeded (v text); INSERT INTO seeded VALUES ('from the template')");
+    const template = await source.dumpDataDir('none');
+    await source.close();
+    const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
+    const dataDir = join(root, '.svc-router');
+    const read = async (db: Database) => (await db.query('SELECT v FROM seeded')).rows;
+    try {
+      const first = await openDatabase({ dataDir, pgliteTemplate: template });
+      expect(await read(first)).toEqual([{ v: 'from the template' }]);
+      await first.query("UPDATE seeded SET v = 'changed since'");
+      await first.close();
+
+      const second = await openDatabase({ dataDir, pgliteTemplate: template });
+      expect(await read(second)).toEqual([{ v: 'changed since' }]);
       await second.close();
     } finally {
       await rm(root, { recursive: true, force: true });

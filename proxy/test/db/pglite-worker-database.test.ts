@@ -9,6 +9,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { openDatabase } from '../../src/db/open-database.js';
 import { connectPgliteWorker } from '../../src/db/pglite-worker-database.js';
 import { insertTeam } from '../../src/db/teams-repo.js';
+import { pgliteTemplate } from '../pglite-template.js';
 
 const rowsOf = async (db: Database, sql: string) => (await db.query(sql)).rows;
 
@@ -23,7 +24,7 @@ describe('the embedded database in its worker thread', () => {
   };
 
   beforeAll(async () => {
-    db = await openDatabase({});
+    db = await openDatabase({ pgliteTemplate: await pgliteTemplate() });
     await migrate(db);
   });
   afterAll(() => db.close());
@@ -161,7 +162,7 @@ describe('the embedded database in its worker thread', () => {
 
 describe('closing the embedded database', () => {
   it('rejects a query after close() as unavailable, and closes once however often called', async () => {
-    const db = await openDatabase({});
+    const db = await openDatabase({ pgliteTemplate: await pgliteTemplate() });
     await Promise.all([db.close(), db.close()]);
     await expect(db.query('SELECT 1')).rejects.toBeInstanceOf(DatabaseUnavailableError);
     await expect(db.transaction(async () => 1)).rejects.toThrow('The embedded database is closed');

@@ -9,7 +9,8 @@
 // Every measured process runs on core 0 (taskset), the upstream and this load generator on core 1; each
 // figure is a ratio to a baseline measured in the same run.
 // Env: BENCH_SECONDS (load run, default 5), BENCH_ROUNDS (library and gateway rounds, default 3), BENCH_LIB_COUNT (calls per library run, default 10000),
-// BENCH_LATENCY_COUNT (calls per latency cell, default 5000),
+// BENCH_LATENCY_COUNT (calls per latency cell, default 5000), BENCH_PACED_RATE (calls a second of the
+// part-load latency cells, default 1000),
 // BENCH_SKIP (comma list of library, gateway, portkey, workers, spend), BENCH_DATABASE_URL (default the
 // local Postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_NO_WRITE=1 (print only).
 // `--node <binary>` runs the whole bench (every measured process, baselines included) on that Node
@@ -70,6 +71,11 @@ const MODES: readonly ChatMode[] = ['plain', 'streaming'];
 const CONNECTIONS = [10, 50] as const;
 const LATENCY_CONNECTIONS = 10;
 const LATENCY_COUNT = Number(process.env.BENCH_LATENCY_COUNT ?? 5000);
+// well under what any server here serves on one core (the gateway 3,000 a second and more), so a call
+// is timed rather than the queue in front of it
+const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 1000);
+if (!(PACED_RATE > 0))
+  throw new Error(`BENCH_PACED_RATE must be a positive number, not ${process.env.BENCH_PACED_RATE}`);
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const NODE_MAJOR = process.versions.node.split('.')[0];
 const BEGIN = `<!-- bench:begin Node ${NODE_MAJOR} (written by npm run bench) -->`;
@@ -201,6 +207,8 @@ type Results = Map<string, LoadRun>;
 const key = (target: string, mode: ChatMode, connections: number) => `${target}|${mode}|${connections}`;
 /** Latency at LATENCY_CONNECTIONS, to the microsecond, by `key(target, mode, LATENCY_CONNECTIONS)`. */
 const latencies = new Map<string, LatencyRun>();
+/** The same at PACED_RATE calls a second (part load), by the same keys. */
+const pacedLatencies = new Map<string, LatencyRun>();
 
 /** The run of median req/s (its p50 and CPU per call come from the same run). */
 function medianRun(runs: LoadRun[]): LoadRun {
@@ -216,6 +224,8 @@ async function measureRounds(targets: Array<{ target: GatewayTarget; latency: bo
   for (const { target } of targets) for (const mode of MODES) await loadTarget(target, mode, 10, 1); // warm-up
   const runs = new Map<string, LoadRun[]>();
   const latencyRuns = new Map<string, LatencyRun[]>();
+  const pacedRuns = new Map<string, LatencyRun[]>();
+  const add = <T>(map: Map<string, T[]>, k: string, value: T) => map.set(k, [...(map.get(k) ?? []), value]);
   for (let round = 1; round <= ROUNDS; round++)
     for (const mode of MODES) {
       for (const connections of CONNECTIONS)
@@ -227,13 +237,15 @@ async function measureRounds(targets: Array<{ target: GatewayTarget; latency: bo
       for (const { target, latency } of targets) {
         if (!latency) continue;
         const k = key(target.name, mode, LATENCY_CONNECTIONS);
-        const run = await latencyRun(target, mode, LATENCY_CONNECTIONS, LATENCY_COUNT);
-        latencyRuns.set(k, [...(latencyRuns.get(k) ?? []), run]);
+        add(latencyRuns, k, await latencyRun(target, mode, LATENCY_CONNECTIONS, LATENCY_COUNT));
+        add(pacedRuns, k, await latencyRun(target, mode, LATENCY_CONNECTIONS, LATENCY_COUNT, PACED_RATE));
       }
     }
   for (const [k, list] of runs) results.set(k, medianRun(list));
-  for (const [k, list] of latencyRuns)
-    latencies.set(k, [...list].sort((a, b) => a.p50Us - b.p50Us)[Math.floor((list.length - 1) / 2)]!);
+  const medianP50 = (list: LatencyRun[]) =>
+    [...list].sort((a, b) => a.p50Us - b.p50Us)[Math.floor((list.length - 1) / 2)]!;
+  for (const [k, list] of latencyRuns) latencies.set(k, medianP50(list));
+  for (const [k, list] of pacedRuns) pacedLatencies.set(k, medianP50(list));
 }
 
 async function proxyServer(upstreamUrl: string, label: string, env: Record<string, string>): Promise<Server> {
@@ -356,30 +368,41 @@ async function gateway(upstreamUrl: string): Promise<void> {
   );
 }
 
-/** The latency table: each server's p50 and p99 at LATENCY_CONNECTIONS, and what it adds over `base`. */
+/**
+ * The latency tables: each server's p50 and p99 at LATENCY_CONNECTIONS, saturated and at PACED_RATE
+ * calls a second, and what it adds over `base`.
+ */
 function latencyTable(names: string[], base: string): void {
-  const at = (name: string, mode: ChatMode) => latencies.get(key(name, mode, LATENCY_CONNECTIONS));
   say(`### Gateway: latency at ${LATENCY_CONNECTIONS} connections, to the microsecond (${machine})`);
   say();
   say(
-    `${LATENCY_COUNT} calls per cell after a tenth as many to warm up, ${LATENCY_CONNECTIONS} in flight through an undici ` +
-      'Pool on the load core, each answer read to its end (autocannon reports whole milliseconds). Added: the ' +
-      "server's p50 less the pass-through's.",
+    `${LATENCY_COUNT} calls per cell after a tenth as many to warm up, through an undici Pool of ${LATENCY_CONNECTIONS} ` +
+      'connections on the load core, each answer read to its end (autocannon reports whole milliseconds); the median ' +
+      `of ${ROUNDS} rounds. Added: the server's p50 less the pass-through's. Saturated: ${LATENCY_CONNECTIONS} calls always ` +
+      "in flight, so a call's time is mostly the queue of calls before it, and the added p50 follows the req/s ratio. " +
+      `At part load: ${PACED_RATE} calls a second whatever the answers' pace, what a call costs in time on a server ` +
+      'that is not saturated.',
   );
   say();
   say(
-    '| server | plain p50 (µs) | plain p99 (µs) | added p50, plain (ms) | streaming p50 (µs) | streaming p99 (µs) | added p50, streaming (ms) |',
+    '| server | load | plain p50 (µs) | plain p99 (µs) | added p50, plain (ms) | streaming p50 (µs) | streaming p99 (µs) | added p50, streaming (ms) |',
   );
-  say('|---|---:|---:|---:|---:|---:|---:|');
-  for (const name of names) {
-    const cells = MODES.flatMap((mode) => {
-      const run = at(name, mode);
-      const baseRun = at(base, mode);
-      if (!run || !baseRun) return ['', '', ''];
-      return [fixed(run.p50Us), fixed(run.p99Us), fixed((run.p50Us - baseRun.p50Us) / 1000, 3)];
-    });
-    say(`| ${name} | ${cells.join(' | ')} |`);
-  }
+  say('|---|---|---:|---:|---:|---:|---:|---:|');
+  const loads = [
+    ['saturated', latencies],
+    [`${PACED_RATE}/s`, pacedLatencies],
+  ] as const;
+  for (const [load, table] of loads)
+    for (const name of names) {
+      const at = (n: string, mode: ChatMode) => table.get(key(n, mode, LATENCY_CONNECTIONS));
+      const cells = MODES.flatMap((mode) => {
+        const run = at(name, mode);
+        const baseRun = at(base, mode);
+        if (!run || !baseRun) return ['', '', ''];
+        return [fixed(run.p50Us), fixed(run.p99Us), fixed((run.p50Us - baseRun.p50Us) / 1000, 3)];
+      });
+      say(`| ${name} | ${load} | ${cells.join(' | ')} |`);
+    }
   say();
 }
 

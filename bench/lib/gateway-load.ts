@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { cpuUsPerRequest, readCpu } from './cpu-meter.js';
-import { load, quantile } from './stats.js';
+import { load, paced, quantile } from './stats.js';
 
 /** A server a gateway bench sends load to. */
 export interface GatewayTarget {
@@ -109,15 +109,17 @@ export interface LatencyRun {
 }
 
 /**
- * Latency at `connections` calls in flight, measured to the microsecond (autocannon reports whole
- * milliseconds): an undici Pool of that many connections, each answer read to its end, `count` calls
- * after a warm-up of a tenth as many.
+ * Latency through a Pool of `connections`, measured to the microsecond (autocannon reports whole
+ * milliseconds), each answer read to its end, `count` calls after a warm-up of a tenth as many: with
+ * `perSecond`, calls start at that rate whatever the answers' pace (a server under part load: what a
+ * call costs in time), else `connections` calls are always in flight (a saturated server: its queue).
  */
 export async function latencyRun(
   target: GatewayTarget,
   mode: ChatMode,
   connections: number,
   count: number,
+  perSecond?: number,
 ): Promise<LatencyRun> {
   const pool = new Pool(target.url, { connections });
   const headers = { 'content-type': 'application/json', ...target.headers };
@@ -129,7 +131,10 @@ export async function latencyRun(
   };
   try {
     await load(Math.ceil(count / 10), connections, call);
-    const { latenciesUs } = await load(count, connections, call);
+    const latenciesUs =
+      perSecond === undefined
+        ? (await load(count, connections, call)).latenciesUs
+        : await paced(count, perSecond, call);
     return { p50Us: quantile(latenciesUs, 0.5), p99Us: quantile(latenciesUs, 0.99) };
   } finally {
     await pool.close();

@@ -34,3 +34,34 @@ export async function load(
   latencies.sort();
   return { latenciesUs: latencies, seconds, cpuUsPerCall: (cpu.user + cpu.system) / count };
 }
+
+/**
+ * Starts `task` `count` times at `perSecond`, whatever pace the answers come at (an open loop, as
+ * independent users make: a slow answer does not hold the next call back), calls due in the same
+ * timer turn started together. Each latency runs from the call's start. Returns them in µs, sorted.
+ */
+export async function paced(
+  count: number,
+  perSecond: number,
+  task: () => Promise<unknown>,
+): Promise<Float64Array> {
+  const latencies = new Float64Array(count);
+  const gapMs = 1000 / perSecond;
+  const calls: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < count; ) {
+    const now = performance.now();
+    for (; i < count && start + i * gapMs <= now; i++) {
+      const index = i;
+      const t0 = performance.now();
+      calls.push(
+        task().then(() => {
+          latencies[index] = (performance.now() - t0) * 1000;
+        }),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + i * gapMs - performance.now())));
+  }
+  await Promise.all(calls);
+  return latencies.sort();
+}

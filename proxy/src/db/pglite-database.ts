@@ -13,9 +13,9 @@ export interface PgliteOptions {
   /** Every table lives in this schema (created when missing). */
   schema?: string | undefined;
   /**
-   * A new database starts as a copy of this one (a data directory dumped by PGlite's `dumpDataDir`,
-   * uncompressed or gzipped) instead of being initialised: half a second instead of two or three.
-   * Unused when `dataDir` already holds a database.
+   * A new database starts as a copy of this one (a data directory dumped by PGlite's `dumpDataDir`)
+   * instead of being initialised: under a second instead of two or three. Unused when `dataDir`
+   * already holds a database.
    */
   template?: Blob | undefined;
 }

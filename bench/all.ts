@@ -518,14 +518,20 @@ async function spend(): Promise<void> {
   say(`### Spend rows: µs per row by engine (${machine})`);
   say();
   say(
-    "bench/spend.ts: writeSpendBatch back to back (wall and process CPU per row; PGlite's worker thread counted, " +
-      "Postgres's server not), then a SpendWriter fed at a fixed rate with the proxy's batch size for the engine.",
+    "bench/spend.ts: writeSpendBatch back to back (wall and process CPU per row; PGlite's worker thread counted; " +
+      "+ the Postgres server's own CPU per row, every `postgres` process read from /proc), then a SpendWriter fed at " +
+      "a fixed rate with the proxy's batch size for the engine.",
   );
   say();
   say(spendTable(figures));
   const [pglite, postgres] = figures;
-  if (pglite && postgres)
-    say(`\nPGlite / Postgres CPU per row under load: ${ratio(pglite.loaded.cpuUs, postgres.loaded.cpuUs)}.`);
+  if (pglite && postgres) {
+    const { cpuUs, serverUs } = postgres.loaded;
+    say(
+      `\nPGlite / Postgres CPU per row under load: ${ratio(pglite.loaded.cpuUs, cpuUs)} against the gateway's ` +
+        `process alone, ${ratio(pglite.loaded.cpuUs, cpuUs + serverUs)} counting the Postgres server's CPU too.`,
+    );
+  }
   say();
 }
 

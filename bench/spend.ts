@@ -1,7 +1,8 @@
 // What a spend row costs to write, on embedded PGlite (its worker thread) and on Postgres.
 // Isolation: `writeSpendBatch` called back to back with batches of 1, 20 and 200 rows; per row, the
-// wall time and this process's CPU (process.cpuUsage counts the PGlite worker thread; Postgres's own
-// CPU is the server's and is not counted). Under load: a SpendWriter fed `BENCH_SPEND_RATE` rows/s
+// wall time and this process's CPU (process.cpuUsage counts the PGlite worker thread), and on a local
+// Postgres the server's own CPU beside it (every `postgres` process, from /proc: the backends and the
+// server's writers), so that the two engines compare at what a row costs the machine. Under load: a SpendWriter fed `BENCH_SPEND_RATE` rows/s
 // (default 3000, a busy gateway) for `BENCH_SPEND_SECONDS` (default 4), batched as the proxy batches
 // (1000 rows on PGlite, 200 on Postgres), while the table already holds the rows written so far; per
 // row, the process CPU over the run less the CPU its 1 ms feeding ticks cost alone.
@@ -16,12 +17,16 @@ import { migrate } from '../proxy/src/db/migrate.js';
 import { openDatabase } from '../proxy/src/db/open-database.js';
 import { type SpendLogRow, writeSpendBatch } from '../proxy/src/db/spend-repo.js';
 import { SpendWriter } from '../proxy/src/spend/spend-writer.js';
+import { cpuSince, processesCpu } from './lib/proc-cpu.js';
 
 export interface SpendFigures {
   engine: 'pglite' | 'postgres';
-  /** Batch size → µs per row (wall, process CPU). */
-  isolated: Record<number, { wallUs: number; cpuUs: number }>;
-  loaded: { rate: number; batch: number; rows: number; cpuUs: number; wallUs: number };
+  /**
+   * Batch size → µs per row: wall, this process's CPU, and the database server's CPU (0 on PGlite, whose
+   * engine is in the process; NaN for a Postgres that is not on this machine).
+   */
+  isolated: Record<number, { wallUs: number; cpuUs: number; serverUs: number }>;
+  loaded: { rate: number; batch: number; rows: number; cpuUs: number; wallUs: number; serverUs: number };
 }
 
 const RATE = Number(process.env.BENCH_SPEND_RATE ?? 3000);
@@ -71,15 +76,37 @@ const cpuNow = () => {
   return user + system;
 };
 
-async function isolated(db: Database, batch: number): Promise<{ wallUs: number; cpuUs: number }> {
+const POSTGRES_IS_LOCAL = (() => {
+  if (PG_URL === 'none') return false;
+  const host = new URL(PG_URL).hostname;
+  return ['', 'localhost', '127.0.0.1', '[::1]'].includes(host);
+})();
+
+/**
+ * Reads the database server's CPU around a run: `used()` is what it spent since (µs); 0 on PGlite
+ * (counted in the process's own CPU), NaN for a Postgres elsewhere.
+ */
+function serverMeter(engine: SpendFigures['engine']): { used(): number } {
+  if (engine === 'pglite') return { used: () => 0 };
+  if (!POSTGRES_IS_LOCAL) return { used: () => Number.NaN };
+  const before = processesCpu('postgres');
+  return { used: () => cpuSince(before, 'postgres') };
+}
+
+async function isolated(db: Database, batch: number): Promise<SpendFigures['isolated'][number]> {
   const batches = Math.max(5, Math.floor(ISOLATED_ROWS / batch / (batch === 1 ? 4 : 1)));
   for (let i = 0; i < 3; i++) await writeSpendBatch(db, Array.from({ length: batch }, row)); // warm-up
   const rows = Array.from({ length: batches }, () => Array.from({ length: batch }, row));
+  const server = serverMeter(db.engine);
   const cpu0 = cpuNow();
   const t0 = performance.now();
   for (const b of rows) await writeSpendBatch(db, b);
   const n = batches * batch;
-  return { wallUs: ((performance.now() - t0) * 1000) / n, cpuUs: (cpuNow() - cpu0) / n };
+  return {
+    wallUs: ((performance.now() - t0) * 1000) / n,
+    cpuUs: (cpuNow() - cpu0) / n,
+    serverUs: server.used() / n,
+  };
 }
 
 async function loaded(db: Database): Promise<SpendFigures['loaded']> {
@@ -87,6 +114,7 @@ async function loaded(db: Database): Promise<SpendFigures['loaded']> {
   const batch = WRITER_BATCH ?? (db.engine === 'pglite' ? 1000 : 200);
   const writer = new SpendWriter(db, { batchSize: batch });
   const total = Math.round(RATE * SECONDS);
+  const server = serverMeter(db.engine);
   const cpu0 = cpuNow();
   const t0 = performance.now();
   // rows come in ticks of 1 ms, as a gateway's calls end
@@ -102,13 +130,21 @@ async function loaded(db: Database): Promise<SpendFigures['loaded']> {
   await writer.close({ deadlineMs: 60_000 });
   const wallUs = (performance.now() - t0) * 1000;
   const used = cpuNow() - cpu0;
+  const serverUs = server.used() / total;
   // the 1 ms ticks cost CPU of their own: measured alone and taken off
   const idleCpu0 = cpuNow();
   const idle0 = performance.now();
   while (performance.now() - idle0 < 500) await new Promise((resolve) => setTimeout(resolve, 1));
   const idlePerUs = (cpuNow() - idleCpu0) / ((performance.now() - idle0) * 1000);
   const cpu = used - idlePerUs * wallUs;
-  return { rate: RATE, batch, rows: writer.stats().written, cpuUs: cpu / total, wallUs: wallUs / total };
+  return {
+    rate: RATE,
+    batch,
+    rows: writer.stats().written,
+    cpuUs: cpu / total,
+    wallUs: wallUs / total,
+    serverUs,
+  };
 }
 
 async function measure(engine: SpendFigures['engine']): Promise<SpendFigures> {
@@ -124,7 +160,7 @@ async function measure(engine: SpendFigures['engine']): Promise<SpendFigures> {
     const figures: SpendFigures = {
       engine,
       isolated: {},
-      loaded: { rate: 0, batch: 0, rows: 0, cpuUs: 0, wallUs: 0 },
+      loaded: { rate: 0, batch: 0, rows: 0, cpuUs: 0, wallUs: 0, serverUs: 0 },
     };
     for (const batch of BATCHES) figures.isolated[batch] = await isolated(db, batch);
     figures.loaded = await loaded(db);
@@ -136,18 +172,21 @@ async function measure(engine: SpendFigures['engine']): Promise<SpendFigures> {
   }
 }
 
+/** What a row costs the database server, after the process's CPU: empty on PGlite (none), `?` when unknown. */
+const serverPart = (us: number) => (us === 0 ? '' : Number.isFinite(us) ? ` + ${us.toFixed(0)}` : ' + ?');
+
 /** The markdown table of the figures. */
 export function spendTable(all: SpendFigures[]): string {
   const batches = Object.keys(all[0]?.isolated ?? {}).map(Number);
   const lines = [
-    `| engine | ${batches.map((b) => `batch of ${b}: wall / CPU (µs/row)`).join(' | ')} | SpendWriter under load: CPU (µs/row) |`,
+    `| engine | ${batches.map((b) => `batch of ${b}: wall / CPU (+ server) (µs/row)`).join(' | ')} | SpendWriter under load: CPU (+ server) (µs/row) |`,
     `|---|${batches.map(() => '---:|').join('')}---:|`,
   ];
-  const f = (x: { wallUs: number; cpuUs: number } | undefined) =>
-    x ? `${x.wallUs.toFixed(0)} / ${x.cpuUs.toFixed(0)}` : '';
+  const f = (x: SpendFigures['isolated'][number] | undefined) =>
+    x ? `${x.wallUs.toFixed(0)} / ${x.cpuUs.toFixed(0)}${serverPart(x.serverUs)}` : '';
   for (const s of all)
     lines.push(
-      `| ${s.engine} | ${batches.map((b) => f(s.isolated[b])).join(' | ')} | ${s.loaded.cpuUs.toFixed(1)} (${s.loaded.rate} rows/s, batches of ${s.loaded.batch}) |`,
+      `| ${s.engine} | ${batches.map((b) => f(s.isolated[b])).join(' | ')} | ${s.loaded.cpuUs.toFixed(1)}${serverPart(s.loaded.serverUs)} (${s.loaded.rate} rows/s, batches of ${s.loaded.batch}) |`,
     );
   return lines.join('\n');
 }

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { cpuUsPerRequest, readCpu } from './cpu-meter.js';
+import { procCpuUs } from './proc-cpu.js';
 import { load, paced, quantile } from './stats.js';
 
 /** A server a gateway bench sends load to. */
@@ -44,19 +44,6 @@ export type LoadRequest = ChatMode | { path: string; body: string };
 
 // the proxy writes spend rows every 0.5 s: wait for the run's last batch before reading its CPU
 const SETTLE_MS = 800;
-const TICK_US = 10_000; // /proc CPU times are in clock ticks of 10 ms (USER_HZ 100)
-
-/** A process's CPU time so far (µs, user + system, all threads) from /proc; NaN where there is none. */
-export function procCpuUs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
-  } catch {
-    return Number.NaN;
-  }
-}
-
 async function cpuReading(target: GatewayTarget): Promise<{ cpuUs: number; requests: number | undefined }> {
   if (target.meterUrl) return readCpu(target.meterUrl);
   return { cpuUs: target.pid === undefined ? Number.NaN : procCpuUs(target.pid), requests: undefined };

@@ -2,10 +2,11 @@
 // Isolation: `writeSpendBatch` called back to back with batches of 1, 20 and 200 rows; per row, the
 // wall time and this process's CPU (process.cpuUsage counts the PGlite worker thread), and on a local
 // Postgres the server's own CPU beside it (every `postgres` process, from /proc: the backends and the
-// server's writers), so that the two engines compare at what a row costs the machine. Under load: a SpendWriter fed `BENCH_SPEND_RATE` rows/s
-// (default 3000, a busy gateway) for `BENCH_SPEND_SECONDS` (default 4), batched as the proxy batches
-// (1000 rows on PGlite, 200 on Postgres), while the table already holds the rows written so far; per
-// row, the process CPU over the run less the CPU its 1 ms feeding ticks cost alone.
+// server's writers), so that the two engines compare at what a row costs the machine. Under load: a
+// SpendWriter fed `BENCH_SPEND_RATE` rows/s (default 3000, a busy gateway) for `BENCH_SPEND_SECONDS`
+// (default 4), batched as the proxy batches (1000 rows on PGlite, 200 on Postgres), while the table
+// already holds the rows written so far; per row, the process CPU over the run less the CPU its 1 ms
+// feeding ticks cost alone, and the server's.
 // Prints a markdown table and, last, a JSON line (what bench/all.ts reads).
 // Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; `none` skips Postgres).
 import { randomUUID } from 'node:crypto';

@@ -45,6 +45,7 @@ import {
   loadTarget,
 } from './lib/gateway-load.js';
 import { ensurePortkey, portkeyHeaders, startPortkey } from './lib/portkey.js';
+import { medianBy } from './lib/stats.js';
 import type { SpendFigures } from './spend.js';
 import { spendTable } from './spend.js';
 
@@ -150,9 +151,9 @@ async function library(upstreamUrl: string): Promise<void> {
       cell.rounds.push({ d, r, ratio: r.rps / d.rps });
     }
   for (const { mode, concurrency, rounds } of cells) {
-    const sorted = [...rounds].sort((a, b) => a.ratio - b.ratio);
-    const { d, r } = sorted[Math.floor((sorted.length - 1) / 2)]!;
-    const range = `${ratio(sorted[0]!.ratio, 1)}–${ratio(sorted.at(-1)!.ratio, 1)}`;
+    const { d, r } = medianBy(rounds, (round) => round.ratio);
+    const ratios = rounds.map((round) => round.ratio);
+    const range = `${ratio(Math.min(...ratios), 1)}–${ratio(Math.max(...ratios), 1)}`;
     say(
       `| ${mode} | ${concurrency} | ${fixed(d.rps)} | ${fixed(r.rps)} | ${ratio(r.rps, d.rps)} | ${range} | ${fixed(d.cpuUsPerCall, 1)} | ${fixed(r.cpuUsPerCall, 1)} | ${fixed(r.p50 - d.p50)} |`,
     );
@@ -214,11 +215,6 @@ const latencies = new Map<string, LatencyRun>();
 /** The same at PACED_RATE calls a second (part load), by the same keys. */
 const pacedLatencies = new Map<string, LatencyRun>();
 
-/** The run of median req/s (its p50 and CPU per call come from the same run). */
-function medianRun(runs: LoadRun[]): LoadRun {
-  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)]!;
-}
-
 /**
  * Every target, every cell, ROUNDS times: within a round the targets take turns on each cell, so that
  * a ratio's numerator and denominator are measured minutes apart at most, never a whole run apart; a
@@ -236,7 +232,7 @@ async function measureRounds(targets: Array<{ target: GatewayTarget; latency: bo
         for (const { target } of targets) {
           note(`round ${round}: ${target.name} ${mode} ${connections}`);
           const k = key(target.name, mode, connections);
-          runs.set(k, [...(runs.get(k) ?? []), await loadTarget(target, mode, connections, SECONDS)]);
+          add(runs, k, await loadTarget(target, mode, connections, SECONDS));
         }
       for (const { target, latency } of targets) {
         if (!latency) continue;
@@ -245,11 +241,22 @@ async function measureRounds(targets: Array<{ target: GatewayTarget; latency: bo
         add(pacedRuns, k, await latencyRun(target, mode, LATENCY_CONNECTIONS, LATENCY_COUNT, PACED_RATE));
       }
     }
-  for (const [k, list] of runs) results.set(k, medianRun(list));
-  const medianP50 = (list: LatencyRun[]) =>
-    [...list].sort((a, b) => a.p50Us - b.p50Us)[Math.floor((list.length - 1) / 2)]!;
-  for (const [k, list] of latencyRuns) latencies.set(k, medianP50(list));
-  for (const [k, list] of pacedRuns) pacedLatencies.set(k, medianP50(list));
+  // the run of median req/s: its p50 and CPU per call come from the same run
+  for (const [k, list] of runs)
+    results.set(
+      k,
+      medianBy(list, (run) => run.rps),
+    );
+  for (const [k, list] of latencyRuns)
+    latencies.set(
+      k,
+      medianBy(list, (run) => run.p50Us),
+    );
+  for (const [k, list] of pacedRuns)
+    pacedLatencies.set(
+      k,
+      medianBy(list, (run) => run.p50Us),
+    );
 }
 
 async function proxyServer(upstreamUrl: string, label: string, env: Record<string, string>): Promise<Server> {

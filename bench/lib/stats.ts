@@ -11,6 +11,11 @@ export function median(values: number[]): number {
   return quantile(sorted, 0.5);
 }
 
+/** The middle one of `items` ordered by `by` (the lower middle of an even count): a median run or round. */
+export function medianBy<T>(items: readonly T[], by: (item: T) => number): T {
+  return [...items].sort((a, b) => by(a) - by(b))[Math.floor((items.length - 1) / 2)]!;
+}
+
 /** Runs `task` `count` times with `concurrency` workers; returns latencies (µs, sorted) and wall time. */
 export async function load(
   count: number,

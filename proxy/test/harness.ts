@@ -94,7 +94,10 @@ export async function startTestProxy(
     await writeFile(configPath, JSON.stringify(config));
   }
   // the embedded database opened here from a template: initialising each one took seconds
-  const own = engine === 'pglite' && options.general_settings?.database_url === undefined;
+  const own =
+    engine === 'pglite' &&
+    options.general_settings?.database_url === undefined &&
+    options.env?.DATABASE_URL === undefined;
   const db: Database | undefined = own
     ? await openDatabase({ dataDir, pgliteTemplate: await pgliteTemplate() })
     : undefined;

@@ -4,8 +4,8 @@ let template: Promise<Blob> | undefined;
 
 /**
  * A freshly initialised, empty PGlite data directory, dumped once per test process: a database opened
- * from it (`pgliteTemplate` / `template`) starts in half a second where initialising one takes two or
- * three, and the suites open about seventy.
+ * from it (`pgliteTemplate` / `template`) starts in under a second where initialising one takes two
+ * or three, and the suites open about seventy.
  */
 export function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {

@@ -66,14 +66,29 @@ describe('the embedded database', () => {
     }
   });
 
-  it('starts a new database as a copy of its template, and never lays the template over a kept one', async () => {
+  /** A template holding one table, `seeded`, with one row. */
+  const seededTemplate = async (): Promise<Blob> => {
     const source = await PGlite.create({ loadDataDir: await pgliteTemplate() });
     await source.exec("CREATE TABLE seeded (v text); INSERT INTO seeded VALUES ('from the template')");
     const template = await source.dumpDataDir('none');
     await source.close();
+    return template;
+  };
+  const read = async (db: Database) => (await db.query('SELECT v FROM seeded')).rows;
+
+  it('starts a database in memory as a copy of its template', async () => {
+    const db = await openDatabase({ pgliteTemplate: await seededTemplate() });
+    try {
+      expect(await read(db)).toEqual([{ v: 'from the template' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('starts a new database as a copy of its template, and never lays the template over a kept one', async () => {
+    const template = await seededTemplate();
     const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
     const dataDir = join(root, '.svc-router');
-    const read = async (db: Database) => (await db.query('SELECT v FROM seeded')).rows;
     try {
       const first = await openDatabase({ dataDir, pgliteTemplate: template });
       expect(await read(first)).toEqual([{ v: 'from the template' }]);

@@ -173,8 +173,9 @@ async function measure(engine: SpendFigures['engine']): Promise<SpendFigures> {
   }
 }
 
-/** What a row costs the database server, after the process's CPU: empty on PGlite (none), `?` when unknown. */
-const serverPart = (us: number) => (us === 0 ? '' : Number.isFinite(us) ? ` + ${us.toFixed(0)}` : ' + ?');
+/** What a row costs the database server, after the process's CPU: none on PGlite, `?` when unknown. */
+const serverPart = (engine: SpendFigures['engine'], us: number) =>
+  engine === 'pglite' ? '' : Number.isFinite(us) ? ` + ${us.toFixed(0)}` : ' + ?';
 
 /** The markdown table of the figures. */
 export function spendTable(all: SpendFigures[]): string {
@@ -183,12 +184,13 @@ export function spendTable(all: SpendFigures[]): string {
     `| engine | ${batches.map((b) => `batch of ${b}: wall / CPU (+ server) (µs/row)`).join(' | ')} | SpendWriter under load: CPU (+ server) (µs/row) |`,
     `|---|${batches.map(() => '---:|').join('')}---:|`,
   ];
-  const f = (x: SpendFigures['isolated'][number] | undefined) =>
-    x ? `${x.wallUs.toFixed(0)} / ${x.cpuUs.toFixed(0)}${serverPart(x.serverUs)}` : '';
-  for (const s of all)
+  for (const s of all) {
+    const f = (x: SpendFigures['isolated'][number] | undefined) =>
+      x ? `${x.wallUs.toFixed(0)} / ${x.cpuUs.toFixed(0)}${serverPart(s.engine, x.serverUs)}` : '';
     lines.push(
-      `| ${s.engine} | ${batches.map((b) => f(s.isolated[b])).join(' | ')} | ${s.loaded.cpuUs.toFixed(1)}${serverPart(s.loaded.serverUs)} (${s.loaded.rate} rows/s, batches of ${s.loaded.batch}) |`,
+      `| ${s.engine} | ${batches.map((b) => f(s.isolated[b])).join(' | ')} | ${s.loaded.cpuUs.toFixed(1)}${serverPart(s.engine, s.loaded.serverUs)} (${s.loaded.rate} rows/s, batches of ${s.loaded.batch}) |`,
     );
+  }
   return lines.join('\n');
 }
 

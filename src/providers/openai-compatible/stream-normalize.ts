@@ -9,6 +9,7 @@ type ToolCallDelta = NonNullable<ChunkDelta['tool_calls']>[number];
 type Choice = ChatCompletionChunk['choices'][number];
 
 const NO_CALLS: ToolCallDelta[] = [];
+const NO_CHOICES: readonly unknown[] = [];
 
 const emptyValue = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
@@ -16,7 +17,8 @@ const emptyValue = (v: unknown): boolean =>
 /** Whether a delta says nothing (a role alone, empty content, null fields). */
 export function isEmptyDelta(delta: ChunkDelta): boolean {
   const fields = delta as Record<string, unknown>;
-  for (const key of Object.keys(fields)) if (key !== 'role' && !emptyValue(fields[key])) return false;
+  // for-in, not Object.keys: this runs on every chunk, and the keys array was its one allocation
+  for (const key in fields) if (key !== 'role' && !emptyValue(fields[key])) return false;
   return true;
 }
 
@@ -67,57 +69,62 @@ export class ChunkNormalizer {
     private readonly hooks: ResponseHooks,
   ) {}
 
-  /** The contract chunks of one raw chunk (none, one, or several when tool calls are split). */
-  normalize(raw: Record<string, unknown>): ChatCompletionChunk[] {
-    const rawChoices = Array.isArray(raw.choices) ? raw.choices : [];
+  /**
+   * Appends the contract chunks of one raw chunk to `into`: none, one, or several when tool calls
+   * are split. Appended, not returned, so that the common event allocates only the chunk it makes.
+   */
+  normalize(raw: Record<string, unknown>, into: ChatCompletionChunk[]): void {
+    const rawChoices = Array.isArray(raw.choices) ? raw.choices : NO_CHOICES;
     const hasUsage = raw.usage !== undefined && raw.usage !== null;
-    if (rawChoices.length === 0 && !hasUsage) return [];
+    if (rawChoices.length === 0 && !hasUsage) return;
     this.#id ??= asString(raw.id) || `chatcmpl-${randomUUID()}`;
     this.#created ??=
       typeof raw.created === 'number' && raw.created > 0 ? raw.created : Math.floor(Date.now() / 1000);
     this.#model ??= asString(raw.model) || undefined;
-    const base = (choices: Choice[]): ChatCompletionChunk => {
-      const chunk: ChatCompletionChunk = {
-        id: this.#id!,
-        object: 'chat.completion.chunk',
-        created: this.#created!,
-        model: this.#model ?? this.target.model,
-        choices,
-      };
-      if (raw.system_fingerprint !== undefined)
-        chunk.system_fingerprint = asString(raw.system_fingerprint) ?? null;
-      return chunk;
-    };
-    const choices = rawChoices.map((c, i) => this.#choice(asRecord(c) ?? {}, i));
-    const only = choices.length === 1 ? choices[0]! : undefined;
-    // the common chunk (one choice, no tool call) built as it is sent, with nothing in between
-    const chunks: ChatCompletionChunk[] =
-      only && only.calls.length === 0
-        ? [base([{ index: only.index, delta: only.delta, finish_reason: only.finish_reason }])]
-        : only
-          ? this.#splitToolCalls(only).map((c) => base([c]))
-          : [
-              base(
-                choices.map(({ calls, ...c }) =>
-                  calls.length > 0 ? { ...c, delta: { ...c.delta, tool_calls: calls } } : c,
-                ),
-              ),
-            ];
-    if (hasUsage) {
-      const last = chunks[chunks.length - 1]!;
+    const from = into.length;
+    if (rawChoices.length === 1) {
+      // the common chunk (one choice, no tool call) built as it is sent, with nothing in between
+      const rawChoice = asRecord(rawChoices[0]) ?? {};
+      const rawDelta = asRecord(rawChoice.delta) ?? {};
+      const choice = this.#choice(rawChoice, rawDelta, 0);
+      const calls = this.#toolCallPieces(rawDelta.tool_calls);
+      if (calls.length === 0) into.push(this.#chunk(raw, [choice]));
+      else for (const piece of splitToolCalls(choice, calls)) into.push(this.#chunk(raw, [piece]));
+    } else {
+      const choices = rawChoices.map((item, i) => {
+        const rawChoice = asRecord(item) ?? {};
+        const rawDelta = asRecord(rawChoice.delta) ?? {};
+        const choice = this.#choice(rawChoice, rawDelta, i);
+        const calls = this.#toolCallPieces(rawDelta.tool_calls);
+        return calls.length > 0 ? { ...choice, delta: { ...choice.delta, tool_calls: calls } } : choice;
+      });
+      into.push(this.#chunk(raw, choices));
+    }
+    if (hasUsage && into.length > from) {
+      const last = into[into.length - 1]!;
       last.usage = usageOf(raw.usage, this.hooks);
       if (last.choices.every((c) => c.finish_reason === null && isEmptyDelta(c.delta))) last.choices = [];
     }
-    return chunks;
   }
 
-  #choice(raw: Record<string, unknown>, i: number): Choice & { calls: ToolCallDelta[] } {
-    const rawDelta = asRecord(raw.delta) ?? {};
+  #chunk(raw: Record<string, unknown>, choices: Choice[]): ChatCompletionChunk {
+    const chunk: ChatCompletionChunk = {
+      id: this.#id!,
+      object: 'chat.completion.chunk',
+      created: this.#created!,
+      model: this.#model ?? this.target.model,
+      choices,
+    };
+    if (raw.system_fingerprint !== undefined)
+      chunk.system_fingerprint = asString(raw.system_fingerprint) ?? null;
+    return chunk;
+  }
+
+  #choice(raw: Record<string, unknown>, rawDelta: Record<string, unknown>, i: number): Choice {
     return {
       index: typeof raw.index === 'number' ? raw.index : i,
       delta: normalizeDelta(rawDelta),
       finish_reason: finishReasonOf(raw.finish_reason, this.target, this.hooks),
-      calls: this.#toolCallPieces(rawDelta.tool_calls),
     };
   }
 
@@ -150,15 +157,15 @@ export class ChunkNormalizer {
     this.#lastIndex = index;
     return index;
   }
+}
 
-  // One tool-call piece per chunk (a choice with at least one): the other delta fields ride on the
-  // first, the finish on the last.
-  #splitToolCalls(choice: Choice & { calls: ToolCallDelta[] }): Choice[] {
-    const { calls, index, delta, finish_reason } = choice;
-    return calls.map((piece, i) => ({
-      index,
-      delta: i === 0 ? { ...delta, tool_calls: [piece] } : { tool_calls: [piece] },
-      finish_reason: i === calls.length - 1 ? finish_reason : null,
-    }));
-  }
+// One tool-call piece per chunk (a choice with at least one): the other delta fields ride on the
+// first, the finish on the last.
+function splitToolCalls(choice: Choice, calls: ToolCallDelta[]): Choice[] {
+  const { index, delta, finish_reason } = choice;
+  return calls.map((piece, i) => ({
+    index,
+    delta: i === 0 ? { ...delta, tool_calls: [piece] } : { tool_calls: [piece] },
+    finish_reason: i === calls.length - 1 ? finish_reason : null,
+  }));
 }

@@ -1,4 +1,5 @@
 import { errorFromResponse } from '../../errors/map-error.js';
+import { clearArray } from '../../shared/clear-array.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
 import { errorContextOf } from '../shared/error-context.js';
 import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -27,6 +28,8 @@ export class OpenAIChunkTransform implements ChunkTransform<ChatCompletionChunk>
   // choices seen (highest index + 1) and those finished: all finished is a complete answer
   #choices = 0;
   #finished: Set<number> | undefined;
+  /** One event's chunks, before the transform hook and the role rule (reused event after event). */
+  readonly #normalized: ChatCompletionChunk[] = [];
 
   constructor(
     private readonly target: ProviderTarget,
@@ -47,22 +50,28 @@ export class OpenAIChunkTransform implements ChunkTransform<ChatCompletionChunk>
     if (!json) return;
     const error = inBandError(json);
     if (error) throw errorFromResponse(error, errorContextOf(this.target));
-    for (const normalized of this.#normalizer.normalize(json)) {
-      for (const choice of normalized.choices) {
-        if (choice.index >= this.#choices) this.#choices = choice.index + 1;
-        if (choice.finish_reason === null) continue;
-        this.#finished ??= new Set();
-        this.#finished.add(choice.index);
-      }
-      const chunk = this.#transform ? this.#transform(normalized) : normalized;
-      if (!chunk || (this.#started && isEmptyChunk(chunk))) continue;
-      const first = chunk.choices[0];
-      if (!this.#started && first) first.delta = { role: 'assistant', ...first.delta };
-      // (`delete` only where there is a role: even a delete of nothing takes V8's slow path)
-      else for (const choice of chunk.choices) if (choice.delta.role !== undefined) delete choice.delta.role;
-      this.#started ||= first !== undefined;
-      out.push(chunk);
+    const normalized = this.#normalized;
+    clearArray(normalized);
+    this.#normalizer.normalize(json, normalized);
+    for (let n = 0; n < normalized.length; n++) this.#emit(normalized[n]!, out);
+  }
+
+  /** Counts the chunk's choices and finishes, then hands it through the chunk hook and the role rule to `out`. */
+  #emit(normalized: ChatCompletionChunk, out: ChatCompletionChunk[]): void {
+    for (const choice of normalized.choices) {
+      if (choice.index >= this.#choices) this.#choices = choice.index + 1;
+      if (choice.finish_reason === null) continue;
+      this.#finished ??= new Set();
+      this.#finished.add(choice.index);
     }
+    const chunk = this.#transform ? this.#transform(normalized) : normalized;
+    if (!chunk || (this.#started && isEmptyChunk(chunk))) return;
+    const first = chunk.choices[0];
+    if (!this.#started && first) first.delta = { role: 'assistant', ...first.delta };
+    // (`delete` only where there is a role: even a delete of nothing takes V8's slow path)
+    else for (const choice of chunk.choices) if (choice.delta.role !== undefined) delete choice.delta.role;
+    this.#started ||= first !== undefined;
+    out.push(chunk);
   }
 
   end(): void {

@@ -1,3 +1,4 @@
+import { clearArray } from '../../shared/clear-array.js';
 import type { StreamMonitor } from './provider-adapter.js';
 
 /** One server-sent event. */
@@ -42,7 +43,7 @@ export class SseDecoder {
   #rest: Buffer | undefined;
   #started = false;
   #event: string | undefined;
-  #data: string[] = [];
+  readonly #data: string[] = [];
   #pending = 0;
 
   /** Decodes `bytes`, appending the events they complete to `out`. Throws when an event is too large. */
@@ -76,7 +77,7 @@ export class SseDecoder {
         this.#line(rest, start, end, out);
     }
     if (this.#data.length > 0) out.push({ event: this.#event, data: this.#data.join('\n') });
-    this.#data = [];
+    clearArray(this.#data);
   }
 
   /** Where the stream's first bytes begin past a byte-order mark (only at the very start). */
@@ -93,7 +94,7 @@ export class SseDecoder {
       if (data.length > 0)
         out.push({ event: this.#event, data: data.length === 1 ? data[0]! : data.join('\n') });
       this.#event = undefined;
-      if (data.length > 0) this.#data = [];
+      clearArray(data);
       this.#pending = 0;
       return;
     }
@@ -129,7 +130,7 @@ export async function* parseSse(
       monitor?.event();
       yield events[i]!;
     }
-    events.length = 0;
+    clearArray(events);
   }
   decoder.end(events);
   for (const event of events) {

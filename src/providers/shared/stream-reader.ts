@@ -1,3 +1,4 @@
+import { clearArray } from '../../shared/clear-array.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
 import type { CallTimer } from './call-timer.js';
 import { carriesContent } from './chunk-content.js';
@@ -117,7 +118,10 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
       if (this.#readyAt < this.#ready.length) return this.#handOut();
       if (this.#eventAt < this.#events.length) {
         const event = this.#events[this.#eventAt++]!;
-        if (this.#eventAt === this.#events.length) this.#events.length = this.#eventAt = 0;
+        if (this.#eventAt === this.#events.length) {
+          clearArray(this.#events);
+          this.#eventAt = 0;
+        }
         this.timer.event();
         this.transform.event(event, this.#out);
         this.#guard();
@@ -162,7 +166,10 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
 
   #handOut(): IteratorResult<Chunk> {
     const chunk = this.#ready[this.#readyAt++]!;
-    if (this.#readyAt === this.#ready.length) this.#ready.length = this.#readyAt = 0;
+    if (this.#readyAt === this.#ready.length) {
+      clearArray(this.#ready);
+      this.#readyAt = 0;
+    }
     this.timer.delivered();
     this.#holding = true;
     return { done: false, value: chunk };
@@ -186,7 +193,7 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
       }
       this.#ready.push(chunk);
     }
-    out.length = 0;
+    clearArray(out);
   }
 
   #fail(err: unknown): unknown {

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { clearArray } from '../../shared/clear-array.js';
 import { type AbortSource, type AbortTarget, linkAbort, unlinkAbort } from './buffered-response.js';
 
 /**
@@ -82,7 +83,10 @@ export class StreamingHandler implements Dispatcher.DispatchHandler, ByteStream,
   read(): Buffer | null {
     if (this.#queueAt === this.#queue.length) return null;
     const piece = this.#queue[this.#queueAt++]!;
-    if (this.#queueAt === this.#queue.length) this.#queue.length = this.#queueAt = 0;
+    if (this.#queueAt === this.#queue.length) {
+      clearArray(this.#queue);
+      this.#queueAt = 0;
+    }
     this.#queued -= piece.length;
     const controller = this.#controller;
     if (controller?.paused && this.#queued < HIGH_WATER_BYTES) controller.resume();

@@ -1,3 +1,4 @@
+import { clearArray } from '../../shared/clear-array.js';
 import type { ChunkTransform, StreamMonitor } from './provider-adapter.js';
 import { parseSse } from './sse.js';
 
@@ -14,7 +15,7 @@ export async function* transformChunks<Chunk>(
   for await (const event of parseSse(body, monitor)) {
     transform.event(event, out);
     yield* out;
-    out.length = 0;
+    clearArray(out);
   }
   transform.end(out);
   yield* out;

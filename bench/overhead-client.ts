@@ -4,9 +4,13 @@
 // `direct-stream` (request() with `"stream": true`, each event's JSON parsed) and `router-stream` (every chunk
 // of router.acompletion's stream read). Prints one JSON line of results. With BENCH_INFLIGHT=N (and an
 // upstream that holds its answers, fast-upstream.ts --hold-ms) it measures instead the heap each call
-// in flight holds: N calls started at once, the heap read after a full GC while they wait.
+// in flight holds: N calls started at once, the heap read after a full GC while they wait. With
+// BENCH_ALLOCATED=1 it measures the bytes each call allocates, freed or not: V8's sampling heap
+// profiler over `count` calls, counting objects the GC has since collected (a figure that, unlike
+// CPU time, barely moves between runs; garbage sets how often the young generation is collected).
 // The router is the built package (dist/), as users run it.
 
+import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Router } from '@svc/router';
@@ -109,6 +113,11 @@ if (mode === 'direct-stream') {
   close = () => router.close();
 }
 
+interface AllocationNode {
+  selfSize: number;
+  children: AllocationNode[];
+}
+
 const inflight = Number(process.env.BENCH_INFLIGHT ?? 0);
 if (inflight > 0) {
   setFlagsFromString('--expose-gc');
@@ -127,6 +136,26 @@ if (inflight > 0) {
 }
 
 await load(Math.min(2000, count), concurrency, task); // warm-up: JIT and connections
+if (process.env.BENCH_ALLOCATED === '1') {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  } as Parameters<Session['post']>[1]);
+  await load(count, concurrency, task);
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as {
+    profile: { head: AllocationNode };
+  };
+  await close();
+  // the nodes' self sizes are the sampled allocations scaled up to estimates of all of them
+  const total = (node: AllocationNode): number =>
+    node.children.reduce((sum, child) => sum + total(child), node.selfSize);
+  const bytes = total(profile.head);
+  process.stdout.write(`${JSON.stringify({ mode, bytesPerCall: bytes / count })}\n`);
+  process.exit(0);
+}
 const { latenciesUs, seconds, cpuUsPerCall } = await load(count, concurrency, task);
 await close();
 process.stdout.write(

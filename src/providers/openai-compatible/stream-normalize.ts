@@ -61,7 +61,8 @@ export class ChunkNormalizer {
   #id: string | undefined;
   #created: number | undefined;
   #model: string | undefined;
-  readonly #indexById = new Map<string, number>();
+  // made at the first tool call's id: most streams have none
+  #indexById: Map<string, number> | undefined;
   #lastIndex = 0;
 
   constructor(
@@ -136,7 +137,7 @@ export class ChunkNormalizer {
       const fn = asRecord(call.function) ?? {};
       const id = asString(call.id) || undefined;
       // some servers repeat the id on every argument piece: only its first sighting is a header
-      const isNew = id !== undefined && !this.#indexById.has(id);
+      const isNew = id !== undefined && this.#indexById?.has(id) !== true;
       const index = this.#indexOf(call.index, id);
       const args = asString(fn.arguments) ?? '';
       if (isNew) {
@@ -151,9 +152,12 @@ export class ChunkNormalizer {
   #indexOf(raw: unknown, id: string | undefined): number {
     let index: number;
     if (typeof raw === 'number') index = raw;
-    else if (id !== undefined) index = this.#indexById.get(id) ?? this.#indexById.size;
+    else if (id !== undefined) index = this.#indexById?.get(id) ?? this.#indexById?.size ?? 0;
     else index = this.#lastIndex;
-    if (id !== undefined) this.#indexById.set(id, index);
+    if (id !== undefined) {
+      this.#indexById ??= new Map();
+      this.#indexById.set(id, index);
+    }
     this.#lastIndex = index;
     return index;
   }

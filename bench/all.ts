@@ -3,15 +3,16 @@
 // - library: router.acompletion against direct undici calls (overhead-client.ts), plain and streamed, at
 //   concurrency 1, 50 and 500; added time to first chunk (streaming-client.ts); bytes allocated per call; heap per call in flight;
 // - gateway: svc-router (virtual key and JWT; PGlite and Postgres) beside a bare undici pass-through
-//   (passthrough-server.ts) and @portkey-ai/gateway (lib/portkey.ts) on the same upstream;
+//   (passthrough-server.ts) and @portkey-ai/gateway (lib/portkey.ts) on the same upstream; then the
+//   pass-through and svc-router again with no core of their own (unpinned), beside the pinned figures;
 // - --workers 1 vs 2 of the CLI on Postgres and Redis;
 // - spend rows per engine (spend.ts).
-// Every measured process runs on core 0 (taskset), the upstream and this load generator on core 1; each
+// Every measured process runs on core 0 (taskset; but in the unpinned table), the upstream and this load generator on core 1; each
 // figure is a ratio to a baseline measured in the same run.
 // Env: BENCH_SECONDS (load run, default 5), BENCH_ROUNDS (library and gateway rounds, default 3), BENCH_LIB_COUNT (calls per library run, default 10000),
 // BENCH_LATENCY_COUNT (calls per latency cell, default 5000), BENCH_PACED_RATE (calls a second of the
 // part-load latency cells, default 1000),
-// BENCH_SKIP (comma list of library, gateway, portkey, workers, spend), BENCH_DATABASE_URL (default the
+// BENCH_SKIP (comma list of library, gateway, unpinned, portkey, workers, spend), BENCH_DATABASE_URL (default the
 // local Postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_NO_WRITE=1 (print only).
 // `--node <binary>` runs the whole bench (every measured process, baselines included) on that Node
 // instead: Node versions differ a lot here (Node 20's AbortController costs about 60 times Node 24's),
@@ -276,8 +277,13 @@ async function measureRounds(targets: Array<{ target: GatewayTarget; latency: bo
     );
 }
 
-async function proxyServer(upstreamUrl: string, label: string, env: Record<string, string>): Promise<Server> {
-  const child = spawnScript('proxy-server.ts', [upstreamUrl], { cpu: SERVER_CORE, env });
+async function proxyServer(
+  upstreamUrl: string,
+  label: string,
+  env: Record<string, string>,
+  cpu: number | undefined = SERVER_CORE,
+): Promise<Server> {
+  const child = spawnScript('proxy-server.ts', [upstreamUrl], { cpu, env });
   children.push(child);
   const [url, vkey, meterUrl, token] = (await addressLine(child)).split(' ') as [
     string,
@@ -299,7 +305,8 @@ async function proxyServer(upstreamUrl: string, label: string, env: Record<strin
   };
 }
 
-async function gateway(upstreamUrl: string): Promise<void> {
+/** The pinned gateway tables; returns their runs, for the unpinned table to set beside. */
+async function gateway(upstreamUrl: string): Promise<Results> {
   note('gateway');
   const results: Results = new Map();
   const pass = spawnScript('passthrough-server.ts', [upstreamUrl], { cpu: SERVER_CORE });
@@ -394,6 +401,75 @@ async function gateway(upstreamUrl: string): Promise<void> {
     names.filter((n) => n !== portkeyName),
     BASE,
   );
+  return results;
+}
+
+/**
+ * The same servers with no core of their own (as they run on most machines, and as bench:proxy runs
+ * them): a gateway's GC threads and PGlite's worker can use the second core, which the pass-through,
+ * doing little besides its one thread, cannot use as much. Beside each figure, the pinned one.
+ */
+async function unpinned(upstreamUrl: string, pinned: Results): Promise<void> {
+  note('gateway, unpinned');
+  const pass = spawnScript('passthrough-server.ts', [upstreamUrl]);
+  children.push(pass);
+  const passUrl = await firstLine(pass);
+  const BASE = 'pass-through (undici)';
+  const servers: Server[] = [
+    {
+      child: pass,
+      targets: [
+        { name: BASE, url: passUrl, meterUrl: passUrl, headers: { authorization: 'Bearer sk-bench-key' } },
+      ],
+    },
+    await proxyServer(upstreamUrl, 'PGlite', { BENCH_DATABASE_URL: '' }, undefined),
+  ];
+  if (PG_URL !== 'none')
+    servers.push(await proxyServer(upstreamUrl, 'Postgres', { BENCH_DATABASE_URL: PG_URL }, undefined));
+  // the virtual-key targets only: JWT against virtual key is the pinned table's question
+  const targets = servers.map((server) => server.targets[0]!);
+  for (const target of targets) for (const mode of MODES) await loadTarget(target, mode, 10, 1); // warm-up
+  const runs = new Map<string, LoadRun[]>();
+  for (let round = 1; round <= ROUNDS; round++)
+    for (const mode of MODES)
+      for (const connections of CONNECTIONS)
+        for (const target of targets) {
+          note(`unpinned round ${round}: ${target.name} ${mode} ${connections}`);
+          const k = key(target.name, mode, connections);
+          runs.set(k, [...(runs.get(k) ?? []), await loadTarget(target, mode, connections, SECONDS)]);
+        }
+  for (const server of servers) await stopChild(server.child);
+  const results: Results = new Map([...runs].map(([k, list]) => [k, medianBy(list, (run) => run.rps)]));
+  const columns = MODES.flatMap((mode) => CONNECTIONS.map((c) => [mode, c] as const));
+  say(
+    `### Gateway, unpinned: req/s as a ratio to the pass-through, every process free to use both cores (${machine})`,
+  );
+  say();
+  say(
+    'The servers of the table above started with no `taskset`, the upstream and the load generator still on core ' +
+      `${LOAD_CORE}; virtual key only; the median of ${ROUNDS} rounds. Each cell: unpinned ratio, then the pinned one ` +
+      "(above) after the slash, then the unpinned run's req/s and the server's CPU per call. A gateway's GC threads and " +
+      "PGlite's worker take the second core's spare time here, which a single-threaded pass-through cannot use: " +
+      'this is the figure of a machine with room to spare, the pinned one that of a saturated core.',
+  );
+  say();
+  say(`| server | ${columns.map(([m, c]) => `${m}, ${c} conns`).join(' | ')} |`);
+  say(`|---|${columns.map(() => '---|').join('')}`);
+  for (const { name } of targets) {
+    const cells = columns.map(([m, c]) => {
+      const run = results.get(key(name, m, c));
+      const base = results.get(key(BASE, m, c));
+      if (!run || !base) return '';
+      if (run.failed > (run.rps * SECONDS) / 2) return 'fails';
+      const pinnedRun = pinned.get(key(name, m, c));
+      const pinnedBase = pinned.get(key(BASE, m, c));
+      const pinnedRatio = pinnedRun && pinnedBase ? ratio(pinnedRun.rps, pinnedBase.rps) : 'n/a';
+      const figures = `${fixed(run.rps)} req/s, ${fixed(run.cpuUs)} µs`;
+      return name === BASE ? figures : `${ratio(run.rps, base.rps)} / ${pinnedRatio}; ${figures}`;
+    });
+    say(`| ${name} | ${cells.join(' | ')} |`);
+  }
+  say();
 }
 
 /**
@@ -588,7 +664,10 @@ try {
   );
   say();
   if (!SKIP.has('library')) await library(upstreamUrl);
-  if (!SKIP.has('gateway')) await gateway(upstreamUrl);
+  if (!SKIP.has('gateway')) {
+    const pinned = await gateway(upstreamUrl);
+    if (!SKIP.has('unpinned')) await unpinned(upstreamUrl, pinned);
+  }
   if (!SKIP.has('workers')) await workers(upstreamUrl);
   if (!SKIP.has('spend')) await spend();
 } finally {

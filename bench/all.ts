@@ -449,8 +449,10 @@ async function unpinned(upstreamUrl: string, pinned: Results): Promise<void> {
     'The servers of the table above started with no `taskset`, the upstream and the load generator still on core ' +
       `${LOAD_CORE}; virtual key only; the median of ${ROUNDS} rounds. Each cell: unpinned ratio, then the pinned one ` +
       "(above) after the slash, then the unpinned run's req/s and the server's CPU per call. A gateway's GC threads and " +
-      "PGlite's worker take the second core's spare time here, which a single-threaded pass-through cannot use: " +
-      'this is the figure of a machine with room to spare, the pinned one that of a saturated core.',
+      "PGlite's worker take the second core's spare time here, which a single-threaded pass-through cannot use; " +
+      'and the load generator, sharing its core with the upstream and now with the servers, caps them all near one ' +
+      'req/s: a ratio near or above 1 here says the gateway kept up with that load, not that it costs what the ' +
+      'pass-through costs (its CPU per call says what it costs).',
   );
   say();
   say(`| server | ${columns.map(([m, c]) => `${m}, ${c} conns`).join(' | ')} |`);

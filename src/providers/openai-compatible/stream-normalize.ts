@@ -17,8 +17,10 @@ const emptyValue = (v: unknown): boolean =>
 /** Whether a delta says nothing (a role alone, empty content, null fields). */
 export function isEmptyDelta(delta: ChunkDelta): boolean {
   const fields = delta as Record<string, unknown>;
-  // for-in, not Object.keys: this runs on every chunk, and the keys array was its one allocation
-  for (const key in fields) if (key !== 'role' && !emptyValue(fields[key])) return false;
+  // for-in, not Object.keys: this runs on every chunk, and the keys array was its one allocation;
+  // own keys only, as Object.keys gave (a chunk hook may return a delta with a prototype)
+  for (const key in fields)
+    if (key !== 'role' && Object.hasOwn(fields, key) && !emptyValue(fields[key])) return false;
   return true;
 }
 

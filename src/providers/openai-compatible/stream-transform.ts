@@ -51,9 +51,10 @@ export class OpenAIChunkTransform implements ChunkTransform<ChatCompletionChunk>
     const error = inBandError(json);
     if (error) throw errorFromResponse(error, errorContextOf(this.target));
     const normalized = this.#normalized;
-    clearArray(normalized);
+    clearArray(normalized); // what a throwing chunk hook left behind
     this.#normalizer.normalize(json, normalized);
     for (let n = 0; n < normalized.length; n++) this.#emit(normalized[n]!, out);
+    clearArray(normalized); // held no longer than the event
   }
 
   /** Counts the chunk's choices and finishes, then hands it through the chunk hook and the role rule to `out`. */

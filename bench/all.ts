@@ -115,6 +115,45 @@ interface LibraryPair {
   ratio: number;
 }
 
+/** Bytes per call of each library client (overhead-client.ts in the mode `env` selects). */
+async function bytesPerCall(
+  url: string,
+  count: number,
+  concurrency: number,
+  env: Record<string, string>,
+): Promise<Record<'direct' | 'router' | 'direct-stream' | 'router-stream', number>> {
+  const read = async (client: string) =>
+    (
+      await runJson<{ bytesPerCall: number }>(
+        'overhead-client.ts',
+        [client, url, String(count), String(concurrency)],
+        {
+          cpu: SERVER_CORE,
+          env,
+        },
+      )
+    ).bytesPerCall;
+  return {
+    direct: await read('direct'),
+    router: await read('router'),
+    'direct-stream': await read('direct-stream'),
+    'router-stream': await read('router-stream'),
+  };
+}
+
+/** `bytesPerCall`'s four readings in KiB, the router's against the direct client's by `ratioOf`. */
+function fourClients(
+  bytes: Awaited<ReturnType<typeof bytesPerCall>>,
+  ratioOf: (n: number, base: number) => string,
+): string {
+  const kib = (n: number) => `${fixed(n / 1024, 1)} KiB`;
+  return (
+    `plain direct ${kib(bytes.direct)}, router ${kib(bytes.router)} (ratio ${ratioOf(bytes.router, bytes.direct)}); ` +
+    `streamed direct ${kib(bytes['direct-stream'])}, router ${kib(bytes['router-stream'])} ` +
+    `(ratio ${ratioOf(bytes['router-stream'], bytes['direct-stream'])})`
+  );
+}
+
 async function library(upstreamUrl: string): Promise<void> {
   note('library');
   const pairs = [
@@ -175,20 +214,9 @@ async function library(upstreamUrl: string): Promise<void> {
       `added ${fixed(tr.p50 - td.p50)} µs p50 (${fixed(tr.p99 - td.p99)} µs p99); ratio ${ratio(tr.p50, td.p50)}.`,
   );
   say();
-  const allocated = async (client: string) =>
-    (
-      await runJson<{ bytesPerCall: number }>('overhead-client.ts', [client, upstreamUrl, '5000', '50'], {
-        cpu: SERVER_CORE,
-        env: { BENCH_ALLOCATED: '1' },
-      })
-    ).bytesPerCall;
-  const ad = await allocated('direct');
-  const ar = await allocated('router');
-  const asd = await allocated('direct-stream');
-  const asr = await allocated('router-stream');
+  const allocated = await bytesPerCall(upstreamUrl, 5000, 50, { BENCH_ALLOCATED: '1' });
   say(
-    `Allocated per call, freed or not (V8's sampling heap profiler over 5,000 calls at concurrency 50): plain direct ${fixed(ad / 1024, 1)} KiB, ` +
-      `router ${fixed(ar / 1024, 1)} KiB (ratio ${ratio(ar, ad)}); streamed direct ${fixed(asd / 1024, 1)} KiB, router ${fixed(asr / 1024, 1)} KiB (ratio ${ratio(asr, asd)}). ` +
+    `Allocated per call, freed or not (V8's sampling heap profiler over 5,000 calls at concurrency 50): ${fourClients(allocated, ratio)}. ` +
       'Unlike CPU time it barely moves between runs, and it sets how often the young generation is collected.',
   );
   say();
@@ -196,25 +224,14 @@ async function library(upstreamUrl: string): Promise<void> {
   const holding = spawnScript('fast-upstream.ts', ['--hold-ms', '400'], { cpu: LOAD_CORE });
   children.push(holding);
   const holdUrl = await firstLine(holding);
-  const memory = async (client: string) =>
-    (
-      await runJson<{ bytesPerCall: number }>('overhead-client.ts', [client, holdUrl, '1000', '500'], {
-        cpu: SERVER_CORE,
-        env: { BENCH_INFLIGHT: '500' },
-      })
-    ).bytesPerCall;
-  const md = await memory('direct');
-  const mr = await memory('router');
-  const msd = await memory('direct-stream');
-  const msr = await memory('router-stream');
+  const inFlight = await bytesPerCall(holdUrl, 1000, 500, { BENCH_INFLIGHT: '500' });
   await stopChild(holding);
   // a direct call can hold so little that the reading is within the GC's noise (-0.0 KiB on Node 24):
   // a ratio to that says nothing
   const heapRatio = (n: number, base: number) =>
     base >= 100 ? ratio(n, base) : 'n/a: the direct call holds under 0.1 KiB';
   say(
-    `Heap per call in flight (500 calls waiting on the upstream, read after a full GC): plain direct ${fixed(md / 1024, 1)} KiB, ` +
-      `router ${fixed(mr / 1024, 1)} KiB (ratio ${heapRatio(mr, md)}); streamed direct ${fixed(msd / 1024, 1)} KiB, router ${fixed(msr / 1024, 1)} KiB (ratio ${heapRatio(msr, msd)}).`,
+    `Heap per call in flight (500 calls waiting on the upstream, read after a full GC): ${fourClients(inFlight, heapRatio)}.`,
   );
   say();
 }
@@ -228,6 +245,8 @@ interface Server {
 
 type Results = Map<string, LoadRun>;
 const key = (target: string, mode: ChatMode, connections: number) => `${target}|${mode}|${connections}`;
+/** A run that failed more than half its calls (Portkey's streams): its req/s is no figure. */
+const failedMostly = (run: LoadRun) => run.failed > (run.rps * SECONDS) / 2;
 /** Latency at LATENCY_CONNECTIONS, to the microsecond, by `key(target, mode, LATENCY_CONNECTIONS)`. */
 const latencies = new Map<string, LatencyRun>();
 /** The same at PACED_RATE calls a second (part load), by the same keys. */
@@ -281,7 +300,7 @@ async function proxyServer(
   upstreamUrl: string,
   label: string,
   env: Record<string, string>,
-  cpu: number | undefined = SERVER_CORE,
+  cpu: number | undefined,
 ): Promise<Server> {
   const child = spawnScript('proxy-server.ts', [upstreamUrl], { cpu, env });
   children.push(child);
@@ -305,14 +324,14 @@ async function proxyServer(
   };
 }
 
-/** The pinned gateway tables; returns their runs, for the unpinned table to set beside. */
-async function gateway(upstreamUrl: string): Promise<Results> {
-  note('gateway');
-  const results: Results = new Map();
-  const pass = spawnScript('passthrough-server.ts', [upstreamUrl], { cpu: SERVER_CORE });
+/** The baseline every gateway figure is a ratio to. */
+const BASE = 'pass-through (undici)';
+
+/** The pass-through and svc-router on PGlite (and on Postgres unless left out), on `cpu` or unpinned. */
+async function startServers(upstreamUrl: string, cpu: number | undefined): Promise<Server[]> {
+  const pass = spawnScript('passthrough-server.ts', [upstreamUrl], { cpu });
   children.push(pass);
   const passUrl = await firstLine(pass);
-  const BASE = 'pass-through (undici)';
   const servers: Server[] = [
     {
       child: pass,
@@ -320,10 +339,18 @@ async function gateway(upstreamUrl: string): Promise<Results> {
         { name: BASE, url: passUrl, meterUrl: passUrl, headers: { authorization: 'Bearer sk-bench-key' } },
       ],
     },
-    await proxyServer(upstreamUrl, 'PGlite', { BENCH_DATABASE_URL: '' }),
+    await proxyServer(upstreamUrl, 'PGlite', { BENCH_DATABASE_URL: '' }, cpu),
   ];
   if (PG_URL !== 'none')
-    servers.push(await proxyServer(upstreamUrl, 'Postgres', { BENCH_DATABASE_URL: PG_URL }));
+    servers.push(await proxyServer(upstreamUrl, 'Postgres', { BENCH_DATABASE_URL: PG_URL }, cpu));
+  return servers;
+}
+
+/** The pinned gateway tables; returns their runs, for the unpinned table to set beside. */
+async function gateway(upstreamUrl: string): Promise<Results> {
+  note('gateway');
+  const results: Results = new Map();
+  const servers = await startServers(upstreamUrl, SERVER_CORE);
   const targets = servers.flatMap((s) => s.targets.map((target) => ({ target, latency: true })));
   let portkeyName: string | undefined;
   if (!SKIP.has('portkey')) {
@@ -357,7 +384,7 @@ async function gateway(upstreamUrl: string): Promise<Results> {
     const run = results.get(key(name, mode, c));
     const base = results.get(key(BASE, mode, c));
     if (!run || !base) return '';
-    if (run.failed > (run.rps * SECONDS) / 2) return 'fails';
+    if (failedMostly(run)) return 'fails';
     return show(run, base);
   };
   for (const name of names)
@@ -387,7 +414,7 @@ async function gateway(upstreamUrl: string): Promise<Results> {
   // a ratio to runs that failed most of their calls (Portkey's streams) would read as a real figure
   const portkeyFails = (m: ChatMode) => {
     const run = portkeyName ? results.get(key(portkeyName, m, 50)) : undefined;
-    return run !== undefined && run.failed > (run.rps * SECONDS) / 2;
+    return run !== undefined && failedMostly(run);
   };
   const lines: string[] = [];
   for (const engine of ['PGlite', 'Postgres']) {
@@ -416,35 +443,15 @@ async function gateway(upstreamUrl: string): Promise<Results> {
  */
 async function unpinned(upstreamUrl: string, pinned: Results): Promise<void> {
   note('gateway, unpinned');
-  const pass = spawnScript('passthrough-server.ts', [upstreamUrl]);
-  children.push(pass);
-  const passUrl = await firstLine(pass);
-  const BASE = 'pass-through (undici)';
-  const servers: Server[] = [
-    {
-      child: pass,
-      targets: [
-        { name: BASE, url: passUrl, meterUrl: passUrl, headers: { authorization: 'Bearer sk-bench-key' } },
-      ],
-    },
-    await proxyServer(upstreamUrl, 'PGlite', { BENCH_DATABASE_URL: '' }, undefined),
-  ];
-  if (PG_URL !== 'none')
-    servers.push(await proxyServer(upstreamUrl, 'Postgres', { BENCH_DATABASE_URL: PG_URL }, undefined));
+  const servers = await startServers(upstreamUrl, undefined);
   // the virtual-key targets only: JWT against virtual key is the pinned table's question
   const targets = servers.map((server) => server.targets[0]!);
-  for (const target of targets) for (const mode of MODES) await loadTarget(target, mode, 10, 1); // warm-up
-  const runs = new Map<string, LoadRun[]>();
-  for (let round = 1; round <= ROUNDS; round++)
-    for (const mode of MODES)
-      for (const connections of CONNECTIONS)
-        for (const target of targets) {
-          note(`unpinned round ${round}: ${target.name} ${mode} ${connections}`);
-          const k = key(target.name, mode, connections);
-          runs.set(k, [...(runs.get(k) ?? []), await loadTarget(target, mode, connections, SECONDS)]);
-        }
+  const results: Results = new Map();
+  await measureRounds(
+    targets.map((target) => ({ target, latency: false })),
+    results,
+  );
   for (const server of servers) await stopChild(server.child);
-  const results: Results = new Map([...runs].map(([k, list]) => [k, medianBy(list, (run) => run.rps)]));
   const columns = MODES.flatMap((mode) => CONNECTIONS.map((c) => [mode, c] as const));
   say(
     `### Gateway, unpinned: req/s as a ratio to the pass-through, every process free to use both cores (${machine})`,
@@ -467,7 +474,7 @@ async function unpinned(upstreamUrl: string, pinned: Results): Promise<void> {
       const run = results.get(key(name, m, c));
       const base = results.get(key(BASE, m, c));
       if (!run || !base) return '';
-      if (run.failed > (run.rps * SECONDS) / 2) return 'fails';
+      if (failedMostly(run)) return 'fails';
       const pinnedRun = pinned.get(key(name, m, c));
       const pinnedBase = pinned.get(key(BASE, m, c));
       const pinnedRatio = pinnedRun && pinnedBase ? ratio(pinnedRun.rps, pinnedBase.rps) : 'n/a';

@@ -10,7 +10,6 @@ import type { JwtGate } from './auth/jwt-caller.js';
 import { KeyCache } from './auth/key-cache.js';
 import { identityOf } from './auth/key-identity.js';
 import { TeamCache, teamStatusOf } from './auth/team-cache.js';
-import { secretDigest } from './auth/virtual-key.js';
 import { buildProxyApp } from './build-app.js';
 import { generalSettingsSchema, resolveProxySettings } from './config/general-settings.js';
 import { SettingsSync } from './config/settings-sync.js';
@@ -230,7 +229,7 @@ async function serve(
     owners,
     authChanged,
     authenticate: createAuthenticate({
-      masterKeyDigest: settings.masterKey ? secretDigest(settings.masterKey) : undefined,
+      masterKey: settings.masterKey || undefined,
       keys,
       teams,
       now,

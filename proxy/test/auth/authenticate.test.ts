@@ -1,0 +1,83 @@
+// Who a bearer value is, with JWT auth on: the master key, a virtual key by hash, or a token for the JWT
+// module, whichever shape the master key has.
+import type { AuthContext, JwtAuth } from '@svc/router/jwt';
+import { describe, expect, it } from 'vitest';
+import { type AuthInput, createAuthenticate } from '../../src/auth/authenticate.js';
+import type { KeyIdentity } from '../../src/auth/caller.js';
+import { KeyCache } from '../../src/auth/key-cache.js';
+import { hashKey } from '../../src/auth/virtual-key.js';
+
+const VIRTUAL_KEY = 'sk-svc-0123456789abcdef';
+const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
+const key: KeyIdentity = {
+  keyHash: hashKey(VIRTUAL_KEY),
+  keyAlias: null,
+  models: [],
+  teamId: null,
+  userId: null,
+  organizationId: null,
+  maxBudget: null,
+  spend: 0,
+  budgetDuration: null,
+  budgetResetAt: null,
+  softBudget: null,
+  rpmLimit: null,
+  tpmLimit: null,
+  expiresAt: null,
+  blocked: false,
+  metadata: {},
+};
+const teamContext = { kind: 'team', team_id: 'team-a' } as AuthContext;
+
+/** Authentication with JWT auth on; `tokens` counts what reached the JWT module. */
+function setup(masterKey: string) {
+  const tokens: string[] = [];
+  const auth = {
+    authenticate: async (request: { headers: AuthInput['headers'] }) => {
+      tokens.push(String(request.headers.authorization));
+      return teamContext;
+    },
+  } as unknown as JwtAuth;
+  const authenticate = createAuthenticate({
+    masterKey,
+    keys: new KeyCache(async (hash) => (hash === key.keyHash ? key : undefined), { ttlMs: 60_000 }),
+    now: Date.now,
+    jwt: { auth, opaqueTokens: false },
+  });
+  const as = (value: string) =>
+    authenticate({ headers: { authorization: `Bearer ${value}` }, url: '/v1/chat/completions', method: 'POST' });
+  return { as, tokens };
+}
+
+describe('authenticate, JWT auth on', () => {
+  it('sends a JWT to the JWT module when the master key is not shaped as one', async () => {
+    const { as, tokens } = setup('sk-master-1234');
+    expect(await as(TOKEN)).toEqual({ kind: 'jwt', auth: teamContext });
+    expect(tokens).toEqual([`Bearer ${TOKEN}`]);
+  });
+
+  it('takes the master key for the master key', async () => {
+    const { as, tokens } = setup('sk-master-1234');
+    expect(await as('sk-master-1234')).toEqual({ kind: 'master' });
+    expect(tokens).toEqual([]);
+  });
+
+  it('takes a master key shaped as a JWT for the master key, not for a token', async () => {
+    const master = 'aaaa.bbbb.cccc';
+    const { as, tokens } = setup(master);
+    expect(await as(master)).toEqual({ kind: 'master' });
+    expect(tokens).toEqual([]);
+  });
+
+  it('still sends other JWTs to the JWT module when the master key is shaped as one', async () => {
+    const { as, tokens } = setup('aaaa.bbbb.cccc');
+    expect(await as(TOKEN)).toEqual({ kind: 'jwt', auth: teamContext });
+    expect(tokens).toEqual([`Bearer ${TOKEN}`]);
+  });
+
+  it('looks a virtual key up by its hash', async () => {
+    const { as, tokens } = setup('sk-master-1234');
+    expect(await as(VIRTUAL_KEY)).toEqual({ kind: 'key', key });
+    expect(tokens).toEqual([]);
+  });
+});

@@ -45,7 +45,11 @@ function setup(masterKey: string) {
     jwt: { auth, opaqueTokens: false },
   });
   const as = (value: string) =>
-    authenticate({ headers: { authorization: `Bearer ${value}` }, url: '/v1/chat/completions', method: 'POST' });
+    authenticate({
+      headers: { authorization: `Bearer ${value}` },
+      url: '/v1/chat/completions',
+      method: 'POST',
+    });
   return { as, tokens };
 }
 

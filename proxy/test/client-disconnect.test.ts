@@ -33,10 +33,32 @@ function silentStreamUpstream(): Promise<{ server: Server; url: string; closed: 
   );
 }
 
+// An upstream that never answers, and records when its client goes away.
+function hangingUpstream(): Promise<{ server: Server; url: string; closed: () => number }> {
+  let closed = 0;
+  const server = createServer((req) => {
+    req.resume();
+    req.socket.on('close', () => {
+      closed += 1;
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        closed: () => closed,
+      }),
+    ),
+  );
+}
+
 let t: TestProxy;
 let upstream: Awaited<ReturnType<typeof silentStreamUpstream>>;
+let hanging: Awaited<ReturnType<typeof hangingUpstream>>;
 beforeAll(async () => {
   upstream = await silentStreamUpstream();
+  hanging = await hangingUpstream();
   t = await startTestProxy('pglite', {
     models: (mock) => [
       {
@@ -50,15 +72,66 @@ beforeAll(async () => {
         model_info: { id: 'silent' },
       },
       mockDeployment(mock, 'one-slot', 'one-slot', { max_parallel_requests: 1, stream_timeout: 0.5 }),
+      {
+        model_name: 'hanging',
+        svc_params: {
+          model: 'openai/gpt-4o',
+          api_base: `${hanging.url}/v1`,
+          api_key: 'sk-up-0000',
+          timeout: 30,
+        },
+        model_info: { id: 'hanging' },
+      },
     ],
     // the upstream is read on after the client leaves, for the answer's usage: briefly here
-    general_settings: { disconnect_read_timeout: 0.05 },
+    general_settings: {
+      disconnect_read_timeout: 0.05,
+      pass_through_endpoints: [{ path: '/hanging', target: `${hanging.url}/pt` }],
+    },
   });
 });
 afterAll(async () => {
   await t.close();
-  upstream.server.closeAllConnections();
-  upstream.server.close();
+  for (const { server } of [upstream, hanging]) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+describe('a client that goes away before any answer', () => {
+  /** Sends a request, then leaves once the upstream has it. */
+  async function leaveWhileWaiting(path: string, body: unknown, headers: Record<string, string>) {
+    const controller = new AbortController();
+    const pending = fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    const before = hanging.closed();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the upstream holds the request
+    controller.abort();
+    await pending;
+    await eventually(() => expect(hanging.closed()).toBe(before + 1));
+  }
+
+  it('cancels the upstream request of a model call at once', async () => {
+    await leaveWhileWaiting(
+      '/v1/chat/completions',
+      { model: 'hanging', messages: [{ role: 'user', content: 'hi' }] },
+      t.admin,
+    );
+  });
+
+  it('cancels the upstream request of a pass-through call at once', async () => {
+    const generated = await fetch(`${t.url}/key/generate`, {
+      method: 'POST',
+      headers: { ...t.admin, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const { key } = (await generated.json()) as { key: string };
+    await leaveWhileWaiting('/hanging/v1/anything', { model: 'gpt-4o' }, { authorization: `Bearer ${key}` });
+  });
 });
 
 describe('a client that goes away mid-stream', () => {

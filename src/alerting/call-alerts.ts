@@ -1,5 +1,6 @@
 import { isRequestFault } from '../errors/request-fault.js';
 import { RouterError } from '../errors/router-error.js';
+import type { CallSignal } from '../shared/call-signal.js';
 import { type AlertEvent, type AlertingSettings, DEFAULT_ALERTING_THRESHOLD_S } from './alert.js';
 import { llmException, slowResponse } from './detect.js';
 
@@ -23,7 +24,7 @@ export interface AlertedCall {
   /** The group tried last. */
   readonly group: string;
   readonly stream: boolean;
-  readonly signal: AbortSignal | undefined;
+  readonly signal: CallSignal | undefined;
   readonly attempts: number;
   readonly failures: readonly RouterError[];
   readonly startMs: number;

@@ -1,4 +1,5 @@
 import { RateLimitError } from '../errors/classes.js';
+import type { CallSignal } from '../shared/call-signal.js';
 import { clampTimerMs } from '../shared/timers.js';
 
 /** A deployment's live in-flight count: one object per deployment id for the limiter's life. */
@@ -75,7 +76,8 @@ export class ConcurrencyLimiter {
    * time on `now`'s clock) has passed, and with the caller's abort reason when the caller aborts. The
    * deadline is the call's, so repeated waits never add up to more than the call's timeout.
    */
-  waitForRoom(model: string, deadline: number, now: number, signal: AbortSignal | undefined): Promise<void> {
+  waitForRoom(model: string, deadline: number, now: number, signal: CallSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const leftMs = deadline - now;
     if (leftMs <= 0) return Promise.reject(fullError(model));
     return new Promise<void>((resolve, reject) => {
@@ -97,7 +99,7 @@ export class ConcurrencyLimiter {
         reject(fullError(model));
       }, clampTimerMs(leftMs));
       this.#waiters.add(wake);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      signal?.addEventListener('abort', onAbort);
     });
   }
 }

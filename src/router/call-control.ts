@@ -1,10 +1,14 @@
+import type { CallSignal } from '../shared/call-signal.js';
 import type { ChatCompletion, ChatCompletionRequest, WithHiddenParams } from '../types/index.js';
 import type { ChatCompletionStream } from './chat-stream.js';
 
 /** Per-call controls that are not part of the request body. */
 export interface CallControl {
-  /** Aborts the call; the abort reason is thrown as is and counts against no deployment. */
-  signal?: AbortSignal;
+  /**
+   * Aborts the call; the abort reason is thrown as is and counts against no deployment. An
+   * AbortSignal, or any object with its `aborted`, `reason` and abort listeners ({@link CallSignal}).
+   */
+  signal?: CallSignal;
   /**
    * Only deployments with a price (their own, `model_cost_map`'s or the catalog's), or with
    * `model_info.allow_unpriced: true`, may serve this call: the others are skipped, and a group left

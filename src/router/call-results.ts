@@ -1,4 +1,5 @@
 import { responseCost } from '../cost/response-cost.js';
+import type { CallSignal } from '../shared/call-signal.js';
 import type { HiddenParams, Usage, WithHiddenParams } from '../types/index.js';
 import type { Routed } from './call.js';
 import { ChatCompletionStream } from './chat-stream.js';
@@ -40,7 +41,7 @@ export function completedResult<T extends object>(
  */
 export function streamResult(
   routed: Routed<OpenedStream>,
-  signal: AbortSignal | undefined,
+  signal: CallSignal | undefined,
   runtime: RouterRuntime,
 ): ChatCompletionStream {
   const { endpoint } = routed;

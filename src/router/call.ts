@@ -1,6 +1,7 @@
 import type { CacheKind } from '../cache/cache-key.js';
 import { RouterError } from '../errors/router-error.js';
 import type { CallOptions } from '../providers/shared/provider-adapter.js';
+import type { CallSignal } from '../shared/call-signal.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { Endpoint, ModelGroup, Tier, Usage } from '../types/index.js';
 import type { CallTrace } from './observability/call-trace.js';
@@ -41,7 +42,7 @@ export interface Call<T> {
   readonly request: Readonly<Record<string, unknown>>;
   readonly stream: boolean;
   /** The caller's signal (a hedge's runner has its own: `Step.signal`). */
-  readonly signal: AbortSignal | undefined;
+  readonly signal: CallSignal | undefined;
   /** The caller's `CallControl.allowModel`: which groups the call may move to. */
   readonly allowModel: ((model: string) => boolean) | undefined;
   /** Called through an `a*` method: weighted failover applies only there. */
@@ -100,7 +101,7 @@ export interface Step {
   /** The call's span, set by the trace layer when an OpenTelemetry SDK records it. */
   readonly trace: CallTrace | undefined;
   /** This attempt's signal: the caller's, or a hedge runner's own (aborted when another wins). */
-  readonly signal: AbortSignal | undefined;
+  readonly signal: CallSignal | undefined;
   /** This attempt races an earlier one (`hedge_after`): it runs now or not at all, never waits. */
   readonly hedge: boolean;
 }

@@ -1,5 +1,6 @@
 import { BadRequestError, PermissionDeniedError } from '../errors/classes.js';
 import type { CallOptions } from '../providers/shared/provider-adapter.js';
+import type { CallSignal } from '../shared/call-signal.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import type { Endpoint, ModelGroup, RouterRequestFields } from '../types/index.js';
 import { type Call, newHistory, type Operation } from './call.js';
@@ -22,7 +23,7 @@ export type Run<B, T> = (
 export interface CallStart<B, T> {
   kind: RequestKind;
   request: B;
-  signal: AbortSignal | undefined;
+  signal: CallSignal | undefined;
   /** `CallControl.allowModel`. */
   allowModel: ((model: string) => boolean) | undefined;
   stream: boolean;

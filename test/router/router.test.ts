@@ -8,6 +8,7 @@ import {
   type SuccessEvent,
 } from '../../src/index.js';
 import { deployment, USER, useMock } from '../helpers.js';
+import { PlainSignal } from '../support/plain-signal.js';
 
 const mock = useMock();
 
@@ -222,6 +223,28 @@ describe('Router requests', () => {
     await expect(pending).rejects.toThrow('user cancelled');
     await router.close();
     expect(failures).toHaveLength(0);
+  });
+
+  it('takes a caller signal that is not an AbortSignal: its abort rejects with its reason', async () => {
+    mock.setBehavior('/a', { delayMs: 300 });
+    const router = new Router([deployment(mock, 'a')]);
+    const failures: FailureEvent[] = [];
+    router.on('failure', (e) => failures.push(e));
+    const signal = new PlainSignal();
+    const pending = router.acompletion({ model: 'gpt-4o', messages: USER }, { signal });
+    setTimeout(() => signal.abort(new Error('user cancelled')), 20);
+    await expect(pending).rejects.toThrow('user cancelled');
+    await router.close();
+    expect(failures).toHaveLength(0);
+  });
+
+  it('leaves no listener on the caller’s signal once a call has answered', async () => {
+    const router = new Router([deployment(mock, 'a')]);
+    const signal = new PlainSignal();
+    const res = await router.acompletion({ model: 'gpt-4o', messages: USER }, { signal });
+    await router.close();
+    expect(res.object).toBe('chat.completion');
+    expect(signal.listeners.size).toBe(0);
   });
 });
 

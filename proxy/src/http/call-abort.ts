@@ -1,4 +1,6 @@
+import type { CallSignal } from '@svc/router';
 import type { FastifyReply } from 'fastify';
+import { UpstreamSignal } from './upstream-signal.js';
 
 /**
  * When a model call stops early. The client is `gone` when it goes away before its reply is
@@ -7,12 +9,12 @@ import type { FastifyReply } from 'fastify';
  * once, while an answer being sent is read on after its client leaves (to learn its usage, within
  * the `disconnect_read_*` bound) and stops only on `stopUpstream()`.
  *
- * One AbortController per call, the upstream's: the client's leaving is a flag and one callback, not
- * a second signal (an AbortController and its listeners cost a few µs per call, a visible share of
- * the proxy's own CPU).
+ * One signal per call, the upstream's, and not an AbortController's (`UpstreamSignal`): the client's
+ * leaving is a flag and one callback, not a second signal (an AbortController and its listeners cost
+ * a few µs per call on Node 20, a visible share of the proxy's own CPU).
  */
 export class CallAbort {
-  readonly #upstream = new AbortController();
+  readonly #upstream = new UpstreamSignal();
   #answering = false;
   #goneWith: Error | undefined;
   #onGone: (() => void) | undefined;
@@ -42,8 +44,8 @@ export class CallAbort {
    * The signal the router call runs under. Until the answer starts, it fires when the client leaves:
    * the signal for anything the call waits on before (its admission).
    */
-  get upstream(): AbortSignal {
-    return this.#upstream.signal;
+  get upstream(): CallSignal {
+    return this.#upstream;
   }
 
   /** Runs `listener` when the client leaves; at once if it has left already. One listener per call. */

@@ -1,4 +1,4 @@
-import { type AccessGroups, isPromise } from '@svc/router';
+import { type AccessGroups, type CallSignal, isPromise } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
 import { checkModelAccess } from '../auth/model-access.js';
 import type { TeamCache } from '../auth/team-cache.js';
@@ -12,7 +12,7 @@ import type { OwnerCaches } from './owner-caches.js';
 import type { RateLimits } from './rate-limits.js';
 
 /** Lets a call through the caller's model list, rate limits and budget, and opens its ledger. */
-export type Admit = (caller: Caller, facts: CallFacts, signal: AbortSignal) => Promise<CallLedger>;
+export type Admit = (caller: Caller, facts: CallFacts, signal: CallSignal) => Promise<CallLedger>;
 
 /** Whom a call is charged to besides its key: the owners with something to enforce, and the team's organization. */
 interface Charged {

@@ -1,3 +1,4 @@
+import type { CallSignal } from '@svc/router';
 import { ProxyError } from '../http/proxy-error.js';
 import type { LimitedOwner } from './limited-owner.js';
 
@@ -46,7 +47,7 @@ export class BudgetGate {
    * the wait ends with `signal`. An owner seen in a later period than before starts from its stored
    * spend of that period (the database reset it); calls still in flight settle into the new period.
    */
-  async admit(owner: LimitedOwner, signal?: AbortSignal): Promise<BudgetReservation> {
+  async admit(owner: LimitedOwner, signal?: CallSignal): Promise<BudgetReservation> {
     for (;;) {
       const reservation = this.tryAdmit(owner);
       if (reservation) return reservation;
@@ -111,7 +112,7 @@ function exceeded(who: string, spent: number, max: number): ProxyError {
   );
 }
 
-function waitForSettle(budget: OwnerBudget, signal: AbortSignal | undefined): Promise<void> {
+function waitForSettle(budget: OwnerBudget, signal: CallSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -120,6 +121,7 @@ function waitForSettle(budget: OwnerBudget, signal: AbortSignal | undefined): Pr
     const onAbort = () => {
       const at = budget.waiters.indexOf(wake);
       if (at >= 0) budget.waiters.splice(at, 1);
+      signal?.removeEventListener('abort', onAbort);
       reject(signal?.reason);
     };
     const wake = () => {
@@ -127,6 +129,6 @@ function waitForSettle(budget: OwnerBudget, signal: AbortSignal | undefined): Pr
       resolve();
     };
     budget.waiters.push(wake);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort);
   });
 }

@@ -1,5 +1,5 @@
 import { context, trace } from '@opentelemetry/api';
-import type { AccessGroups, CallControl, ChatCompletionStream } from '@svc/router';
+import type { AccessGroups, CallControl, CallSignal, ChatCompletionStream } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
 import { modelRule } from '../auth/model-access.js';
 import type { CallAbort } from '../http/call-abort.js';
@@ -35,7 +35,7 @@ export async function routedCall<T>(
  */
 export function callControl(
   ledger: CallLedger,
-  signal: AbortSignal,
+  signal: CallSignal,
   caller: Caller,
   accessGroups?: AccessGroups,
 ): CallControl {

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { errorFromNetwork, errorFromResponse } from '../../errors/map-error.js';
+import type { CallSignal } from '../../shared/call-signal.js';
 import { clampTimerMs } from '../../shared/timers.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asString, parseJsonObject } from '../shared/json.js';
@@ -46,12 +47,12 @@ export function entraCredentialsOf(target: ProviderTarget): EntraCredentials | u
 }
 
 /** The shared token, or the caller's abort reason as soon as the caller aborts. */
-function withCallerAbort(token: Promise<string>, signal: AbortSignal | undefined): Promise<string> {
+function withCallerAbort(token: Promise<string>, signal: CallSignal | undefined): Promise<string> {
   if (!signal) return token;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener('abort', onAbort);
     token.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }

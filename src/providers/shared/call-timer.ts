@@ -1,3 +1,4 @@
+import type { CallSignal } from '../../shared/call-signal.js';
 import type { DeadlineQueue, Deadline as QueuedDeadline } from '../../shared/deadline-queue.js';
 import { clampTimerMs } from '../../shared/timers.js';
 import type { AbortSource, AbortTarget } from './buffered-response.js';
@@ -87,7 +88,7 @@ type Deadline = 'gap' | 'unread' | 'firstToken' | 'total';
  */
 export class CallTimer {
   readonly #handle = new AbortHandle();
-  readonly #caller: AbortSignal | undefined;
+  readonly #caller: CallSignal | undefined;
   readonly #onCallerAbort: Listener | undefined;
   readonly #start = performance.now();
   readonly #stream: boolean;
@@ -110,7 +111,7 @@ export class CallTimer {
     gapMs: number,
     firstTokenMs: number | undefined,
     totalMs: number | undefined,
-    caller: AbortSignal | undefined,
+    caller: CallSignal | undefined,
     deadlines: DeadlineQueue | undefined,
     onUnread?: Listener,
   ) {
@@ -131,7 +132,7 @@ export class CallTimer {
       this.#caller = caller;
       this.#onCallerAbort = () => this.#handle.abort(caller.reason);
       if (caller.aborted) this.#onCallerAbort();
-      else caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+      else caller.addEventListener('abort', this.#onCallerAbort);
     }
   }
 
@@ -141,7 +142,7 @@ export class CallTimer {
    */
   static forCall(
     timeoutMs: number,
-    caller: AbortSignal | undefined,
+    caller: CallSignal | undefined,
     deadlines?: DeadlineQueue | undefined,
   ): CallTimer {
     return new CallTimer(false, timeoutMs, undefined, undefined, caller, deadlines);
@@ -158,7 +159,7 @@ export class CallTimer {
       firstTokenTimeoutMs?: number | undefined;
       streamTotalTimeoutMs?: number | undefined;
     },
-    caller: AbortSignal | undefined,
+    caller: CallSignal | undefined,
     onUnread?: Listener,
   ): CallTimer {
     return new CallTimer(

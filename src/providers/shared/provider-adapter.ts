@@ -1,5 +1,6 @@
 import type { ProviderErrorCodes } from '../../errors/codes.js';
 import type { UpstreamFailure } from '../../errors/map-error.js';
+import type { CallSignal } from '../../shared/call-signal.js';
 import type { DeadlineQueue } from '../../shared/deadline-queue.js';
 import type {
   ChatCompletion,
@@ -87,7 +88,7 @@ export interface CallOptions {
   streamTotalTimeoutMs?: number | undefined;
   /** The largest response body read; undefined: no bound. */
   maxResponseBytes?: number | undefined;
-  signal?: AbortSignal | undefined;
+  signal?: CallSignal | undefined;
   /** Drop parameters the provider cannot take instead of failing (`drop_params`). */
   dropParams?: boolean;
   /** This router's provider state (auth caches, fetched secrets); adapters called directly get a fresh one. */

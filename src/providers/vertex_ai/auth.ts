@@ -5,6 +5,7 @@ import { errorFromResponse } from '../../errors/map-error.js';
 import { MissingPeerError } from '../../errors/missing-peer.js';
 import { googleAuthLibrary } from '../../peers/google-auth.js';
 import type { OptionalPeer } from '../../peers/optional-peer.js';
+import type { CallSignal } from '../../shared/call-signal.js';
 import { errorContextOf } from '../shared/error-context.js';
 import type { CallOptions, ProviderRuntime, ProviderTarget } from '../shared/provider-adapter.js';
 import { runtimeFor } from '../shared/provider-runtime.js';
@@ -126,11 +127,11 @@ export function checkGoogleAuth(
 
 class TokenTimeout extends Error {}
 
-function withTimeout<T>(promise: Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms: number, signal: CallSignal | undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new TokenTimeout(`no Google access token within ${ms} ms`)), ms);
     const onAbort = () => reject(signal?.reason ?? new Error('aborted'));
-    signal?.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort);
     promise.then(resolve, reject).finally(() => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);

@@ -85,16 +85,25 @@ function race<T>(
     let timer: NodeJS.Timeout | undefined;
     let lastFailure: unknown;
 
+    // the caller's abort reaches every runner through one listener (a caller's signal need not be an
+    // AbortSignal for AbortSignal.any: see CallSignal)
+    const callerAborted = (): void => {
+      for (const r of runners) r.controller.abort(step.signal?.reason);
+    };
+    step.signal?.addEventListener('abort', callerAborted);
+
     const finish = (winner: Runner | undefined): void => {
       done = true;
       clearTimeout(timer);
+      step.signal?.removeEventListener('abort', callerAborted);
       for (const r of runners) if (r !== winner) r.controller.abort();
     };
 
     const launch = (hedge: boolean): void => {
       if (hedge && history.endpoint) busy.add(history.endpoint.deployment.id);
       const controller = new AbortController();
-      const signal = step.signal ? AbortSignal.any([step.signal, controller.signal]) : controller.signal;
+      if (step.signal?.aborted) controller.abort(step.signal.reason);
+      const { signal } = controller;
       // a failure of any runner is in the shared history: every later pick prefers other deployments
       const runner: Runner = {
         controller,

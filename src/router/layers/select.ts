@@ -8,6 +8,7 @@ import {
   RateLimitError,
 } from '../../errors/classes.js';
 import { sleep } from '../../policies/wait.js';
+import type { CallSignal } from '../../shared/call-signal.js';
 import { isPromise } from '../../stores/store.js';
 import type { RoutingStrategy } from '../../strategies/strategy.js';
 import type { Endpoint, MinuteUsage, ModelGroup, Tier } from '../../types/index.js';
@@ -218,7 +219,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
 async function waitOut(
   backoff: Backoff,
   deadline: number,
-  signal: AbortSignal | undefined,
+  signal: CallSignal | undefined,
   now: number,
 ): Promise<void> {
   const leftMs = deadline - now;

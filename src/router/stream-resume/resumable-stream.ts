@@ -1,5 +1,6 @@
 import { APIConnectionError, BadRequestError } from '../../errors/classes.js';
 import { RouterError } from '../../errors/router-error.js';
+import type { CallSignal } from '../../shared/call-signal.js';
 import type {
   ChatCompletionChunk,
   ChatCompletionRequest,
@@ -39,7 +40,7 @@ export interface ResumeDeps {
 /** The call a stream answers: what was asked, and the caller's abort. */
 export interface ResumedCall {
   request: ChatCompletionRequest;
-  signal: AbortSignal | undefined;
+  signal: CallSignal | undefined;
 }
 
 /**
@@ -128,7 +129,7 @@ async function* relay(
   skip: number,
   joining: ContinuationChunks | undefined,
   answer: DeliveredAnswer,
-  signal: AbortSignal | undefined,
+  signal: CallSignal | undefined,
 ): AsyncGenerator<ChatCompletionChunk, RouterError | 'ended' | undefined> {
   let left = skip;
   try {

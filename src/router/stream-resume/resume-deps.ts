@@ -1,3 +1,4 @@
+import type { CallSignal } from '../../shared/call-signal.js';
 import type { ChatCompletionRequest } from '../../types/index.js';
 import { type Call, type CallPath, type Routed, withAttempts } from '../call.js';
 import { streamResult } from '../call-results.js';
@@ -24,7 +25,7 @@ export interface ContinuationRouting {
 export function resumeDeps(
   maxResumes: number,
   runtime: RouterRuntime,
-  signal: AbortSignal | undefined,
+  signal: CallSignal | undefined,
   routing: ContinuationRouting,
 ): ResumeDeps {
   return {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Call, Handler, Routed, Step } from '../../../src/router/call.js';
 import type { LatencyWindow } from '../../../src/router/latency-window.js';
 import { hedgeLayer } from '../../../src/router/layers/hedge.js';
+import { PlainSignal } from '../../support/plain-signal.js';
 import { drive, endpoint, fakeCall, group, routed, serverError } from './fixtures.js';
 
 const a = endpoint('a');
@@ -64,6 +65,36 @@ describe('hedge layer', () => {
     await hedge(fakeCall(group([a, b])));
     const admits = steps[1]!.admits!;
     expect([a, b].filter(admits).map((e) => e.deployment.id)).toEqual(['b']);
+  });
+
+  it("hands the caller's abort and its reason to every runner, and leaves no listener on the caller's signal", async () => {
+    const steps: Step[] = [];
+    // each runner waits until its own signal aborts
+    const next: Handler = <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
+      steps.push(step);
+      call.history.attempts += 1;
+      call.history.endpoint = step.hedge ? b : a;
+      return new Promise((_, reject) =>
+        step.signal?.addEventListener('abort', () => reject(step.signal?.reason)),
+      );
+    };
+    const hedge = drive(
+      hedgeLayer(
+        { after: 10, maxHedges: 1 },
+        { now: () => performance.now(), latencies: new Map<string, LatencyWindow>() },
+      )(next),
+    );
+    const caller = new PlainSignal();
+    const pending = hedge(fakeCall(group([a, b]), { signal: caller }));
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the hedge has started
+    const reason = new Error('user cancelled');
+    caller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(steps.map((s) => [s.hedge, s.signal?.aborted, s.signal?.reason])).toEqual([
+      [false, true, reason],
+      [true, true, reason],
+    ]);
+    expect(caller.listeners.size).toBe(0);
   });
 
   it('waits for the first attempt when the hedge fails', async () => {

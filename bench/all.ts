@@ -243,7 +243,12 @@ interface Server {
   targets: GatewayTarget[];
 }
 
-type Results = Map<string, LoadRun>;
+/** A cell's runs, one a round, and the one of median req/s (its p50 and CPU per call come from the same run). */
+interface Cell {
+  median: LoadRun;
+  rounds: LoadRun[];
+}
+type Results = Map<string, Cell>;
 const key = (target: string, mode: ChatMode, connections: number) => `${target}|${mode}|${connections}`;
 /** A run that failed more than half its calls (Portkey's streams): its req/s is no figure. */
 const failedMostly = (run: LoadRun) => run.failed > (run.rps * SECONDS) / 2;
@@ -253,9 +258,36 @@ const latencies = new Map<string, LatencyRun>();
 const pacedLatencies = new Map<string, LatencyRun>();
 
 /**
+ * `name`'s req/s over `over`'s in a cell, round by round: within a round the two ran one after the
+ * other, so the machine's drift (20 to 40% from one minute to the next here) falls on both alike. The
+ * median of the rounds' ratios, and their range; undefined when either has no runs.
+ */
+function pairedRatio(
+  results: Results,
+  name: string,
+  over: string,
+  mode: ChatMode,
+  connections: number,
+): { median: number; min: number; max: number } | undefined {
+  const a = results.get(key(name, mode, connections))?.rounds;
+  const b = results.get(key(over, mode, connections))?.rounds;
+  if (!a || !b) return undefined;
+  const ratios = a.map((run, i) => run.rps / b[i]!.rps).filter(Number.isFinite);
+  if (ratios.length === 0) return undefined;
+  return { median: medianBy(ratios, (r) => r), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+
+/** A paired ratio as a cell shows it: the median, the range in brackets when there are several rounds. */
+function showRatio(paired: ReturnType<typeof pairedRatio>): string {
+  if (!paired) return 'n/a';
+  const median = ratio(paired.median, 1);
+  return ROUNDS > 1 ? `${median} (${ratio(paired.min, 1)}–${ratio(paired.max, 1)})` : median;
+}
+
+/**
  * Every target, every cell, ROUNDS times: within a round the targets take turns on each cell, so that
  * a ratio's numerator and denominator are measured minutes apart at most, never a whole run apart; a
- * cell's figure is its median round. All servers stay up meanwhile, each idle while another is measured.
+ * cell's ratio is the median of its rounds' ratios (`pairedRatio`), its req/s its median round. All servers stay up meanwhile, each idle while another is measured.
  */
 async function measureRounds(targets: Array<{ target: GatewayTarget; latency: boolean }>, results: Results) {
   for (const { target } of targets) for (const mode of MODES) await loadTarget(target, mode, 10, 1); // warm-up
@@ -280,10 +312,10 @@ async function measureRounds(targets: Array<{ target: GatewayTarget; latency: bo
     }
   // the run of median req/s: its p50 and CPU per call come from the same run
   for (const [k, list] of runs)
-    results.set(
-      k,
-      medianBy(list, (run) => run.rps),
-    );
+    results.set(k, {
+      median: medianBy(list, (run) => run.rps),
+      rounds: list,
+    });
   for (const [k, list] of latencyRuns)
     latencies.set(
       k,
@@ -373,7 +405,9 @@ async function gateway(upstreamUrl: string): Promise<Results> {
   say();
   say(
     `autocannon ${SECONDS} s per cell after a 1 s warm-up, every server on the measured core (one measured at a time), ` +
-      `in front of bench/fast-upstream.ts; the median of ${ROUNDS} rounds, the servers taking turns on each cell within a round. ` +
+      `in front of bench/fast-upstream.ts; ${ROUNDS} rounds, the servers taking turns on each cell within a round. Each ratio is ` +
+      "the median of the rounds' ratios (a server's run over the pass-through's of the same round, minutes apart at most, " +
+      "so that the machine's drift falls on both), their range in brackets; req/s and CPU below are the median round's. " +
       'svc-router: bench/proxy-server.ts (one deployment, prices set, spend logged, JWT auth on, default logging: `info`, ' +
       'a line per request, to a pipe the bench reads). A cell that failed more than half its calls reads `fails`.',
   );
@@ -381,15 +415,15 @@ async function gateway(upstreamUrl: string): Promise<Results> {
   say(`| server | ${columns.map(([m, c]) => `${m}, ${c} conns`).join(' | ')} |`);
   say(`|---|${columns.map(() => '---:|').join('')}`);
   const cell = (name: string, mode: ChatMode, c: number, show: (run: LoadRun, base: LoadRun) => string) => {
-    const run = results.get(key(name, mode, c));
-    const base = results.get(key(BASE, mode, c));
+    const run = results.get(key(name, mode, c))?.median;
+    const base = results.get(key(BASE, mode, c))?.median;
     if (!run || !base) return '';
     if (failedMostly(run)) return 'fails';
     return show(run, base);
   };
   for (const name of names)
     say(
-      `| ${name} | ${columns.map(([m, c]) => cell(name, m, c, (r, b) => `${ratio(r.rps, b.rps)}`)).join(' | ')} |`,
+      `| ${name} | ${columns.map(([m, c]) => cell(name, m, c, () => (name === BASE ? '1.00' : showRatio(pairedRatio(results, name, BASE, m, c))))).join(' | ')} |`,
     );
   say();
   say(
@@ -402,7 +436,7 @@ async function gateway(upstreamUrl: string): Promise<Results> {
     say(
       `| ${name} | ${columns
         .map(([m, c]) => {
-          const r = results.get(key(name, m, c));
+          const r = results.get(key(name, m, c))?.median;
           return r
             ? `${fixed(r.rps)} req/s, p50 ${fixed(r.p50, 1)}, ${fixed(r.cpuUs)} µs${r.failed ? `, ${r.failed} failed` : ''}`
             : '';
@@ -410,10 +444,11 @@ async function gateway(upstreamUrl: string): Promise<Results> {
         .join(' | ')} |`,
     );
   say();
-  const of = (name: string, m: ChatMode, c: number) => results.get(key(name, m, c))?.rps ?? Number.NaN;
+  const paired = (name: string, over: string, m: ChatMode) =>
+    showRatio(pairedRatio(results, name, over, m, 50));
   // a ratio to runs that failed most of their calls (Portkey's streams) would read as a real figure
   const portkeyFails = (m: ChatMode) => {
-    const run = portkeyName ? results.get(key(portkeyName, m, 50)) : undefined;
+    const run = portkeyName ? results.get(key(portkeyName, m, 50))?.median : undefined;
     return run !== undefined && failedMostly(run);
   };
   const lines: string[] = [];
@@ -421,9 +456,9 @@ async function gateway(upstreamUrl: string): Promise<Results> {
     const vk = `svc-router, ${engine}, virtual key`;
     if (!names.includes(vk)) continue;
     lines.push(
-      `${engine}: JWT / virtual key ${MODES.map((m) => `${m} ${ratio(of(`svc-router, ${engine}, JWT`, m, 50), of(vk, m, 50))}`).join(', ')} (50 conns)` +
+      `${engine}: JWT / virtual key ${MODES.map((m) => `${m} ${paired(`svc-router, ${engine}, JWT`, vk, m)}`).join(', ')} (50 conns)` +
         (portkeyName
-          ? `; virtual key / Portkey ${MODES.map((m) => `${m} ${portkeyFails(m) ? 'n/a (Portkey fails)' : ratio(of(vk, m, 50), of(portkeyName!, m, 50))}`).join(', ')}`
+          ? `; virtual key / Portkey ${MODES.map((m) => `${m} ${portkeyFails(m) ? 'n/a (Portkey fails)' : paired(vk, portkeyName!, m)}`).join(', ')}`
           : ''),
     );
   }
@@ -459,7 +494,7 @@ async function unpinned(upstreamUrl: string, pinned: Results): Promise<void> {
   say();
   say(
     'The servers of the table above started with no `taskset`, the upstream and the load generator still on core ' +
-      `${LOAD_CORE}; virtual key only; the median of ${ROUNDS} rounds. Each cell: unpinned ratio, then the pinned one ` +
+      `${LOAD_CORE}; virtual key only; ${ROUNDS} rounds, each ratio the median of the rounds' ratios. Each cell: unpinned ratio, then the pinned one ` +
       "(above) after the slash, then the unpinned run's req/s and the server's CPU per call. A gateway's GC threads and " +
       "PGlite's worker take the second core's spare time here, which a single-threaded pass-through cannot use; " +
       'and the load generator, sharing its core with the upstream and now with the servers, caps them all near one ' +
@@ -471,15 +506,14 @@ async function unpinned(upstreamUrl: string, pinned: Results): Promise<void> {
   say(`|---|${columns.map(() => '---|').join('')}`);
   for (const { name } of targets) {
     const cells = columns.map(([m, c]) => {
-      const run = results.get(key(name, m, c));
-      const base = results.get(key(BASE, m, c));
-      if (!run || !base) return '';
+      const run = results.get(key(name, m, c))?.median;
+      if (!run) return '';
       if (failedMostly(run)) return 'fails';
-      const pinnedRun = pinned.get(key(name, m, c));
-      const pinnedBase = pinned.get(key(BASE, m, c));
-      const pinnedRatio = pinnedRun && pinnedBase ? ratio(pinnedRun.rps, pinnedBase.rps) : 'n/a';
+      const pinnedRatio = pairedRatio(pinned, name, BASE, m, c);
       const figures = `${fixed(run.rps)} req/s, ${fixed(run.cpuUs)} µs`;
-      return name === BASE ? figures : `${ratio(run.rps, base.rps)} / ${pinnedRatio}; ${figures}`;
+      if (name === BASE) return figures;
+      const unpinnedRatio = pairedRatio(results, name, BASE, m, c);
+      return `${unpinnedRatio ? ratio(unpinnedRatio.median, 1) : 'n/a'} / ${pinnedRatio ? ratio(pinnedRatio.median, 1) : 'n/a'}; ${figures}`;
     });
     say(`| ${name} | ${cells.join(' | ')} |`);
   }

@@ -1,7 +1,7 @@
 // bench/all.ts (npm run bench): every headline bench in one run, written to docs/benchmarks.md (the
 // section between the `bench:begin` and `bench:end` markers; the rest of the document is kept).
 // - library: router.acompletion against direct undici calls (overhead-client.ts), plain and streamed, at
-//   concurrency 1, 50 and 500; added time to first chunk (streaming-client.ts); bytes allocated per call; heap per call in flight;
+//   concurrency 1, 50 and 500; added time to first token (streaming-client.ts); bytes allocated per call; heap per call in flight;
 // - gateway: svc-router (virtual key and JWT; PGlite and Postgres) beside a bare undici pass-through
 //   (passthrough-server.ts) and @portkey-ai/gateway (lib/portkey.ts) on the same upstream; then the
 //   pass-through and svc-router again with no core of their own (unpinned), beside the pinned figures;
@@ -210,7 +210,7 @@ async function library(upstreamUrl: string): Promise<void> {
   const td = await ttft('direct');
   const tr = await ttft('router');
   say(
-    `Time to first chunk, one call at a time: direct p50 ${fixed(td.p50)} µs, router p50 ${fixed(tr.p50)} µs: ` +
+    `Time to first token, one call at a time (the direct client: until its bytes hold the first content delta; the router: its first chunk, which comes with it): direct p50 ${fixed(td.p50)} µs, router p50 ${fixed(tr.p50)} µs: ` +
       `added ${fixed(tr.p50 - td.p50)} µs p50 (${fixed(tr.p99 - td.p99)} µs p99); ratio ${ratio(tr.p50, td.p50)}.`,
   );
   say();

@@ -1,6 +1,10 @@
-// One measured client of bench/streaming.ts, in its own process: time to the first chunk of a stream,
-// either directly (undici, the provider's own request, first body bytes) or through router.acompletion
-// (first chat.completion.chunk). One call at a time, so the difference is the router's own time.
+// One measured client of bench/streaming.ts, in its own process: time to the first token of a stream,
+// either directly (undici, the provider's own request, until the body bytes hold the first content:
+// `FIRST_TOKEN`) or through router.acompletion (its first chat.completion.chunk, which comes with the
+// first content: a role-only opener is held back until then). One call at a time, so the difference is
+// the router's own time. Until the ninth pass of #27 the direct client stopped at its first body bytes,
+// which hold only the role-only opener when the provider sends it on its own, and so charged the router
+// with the wait for the next frame.
 import { Router } from '@svc/router';
 import { Pool } from 'undici';
 import { quantile } from './lib/stats.js';
@@ -41,6 +45,18 @@ const DIRECT: Record<string, Direct> = {
     body: { messages: [{ role: 'user', content: [{ text }] }] },
   },
 };
+/**
+ * What in a format's body bytes says the first token has come: a content delta with text (OpenAI's
+ * role-only opener has `"content":""`), Anthropic's first `content_block_delta`, Gemini's first part
+ * text, Bedrock's first `contentBlockDelta` event.
+ */
+const FIRST_TOKEN: Record<string, RegExp> = {
+  openai: /"content":"[^"]/,
+  anthropic: /content_block_delta/,
+  gemini: /"text":/,
+  bedrock: /contentBlockDelta/,
+};
+
 const MODELS: Record<string, string> = {
   openai: 'openai/gpt-4o',
   anthropic: 'anthropic/claude-sonnet-4-5',
@@ -53,6 +69,7 @@ let close: () => Promise<void>;
 if (mode === 'direct') {
   const pool = new Pool(url);
   const spec = DIRECT[format]!;
+  const firstToken = FIRST_TOKEN[format]!;
   const body = JSON.stringify(spec.body);
   firstChunk = async () => {
     const t0 = performance.now();
@@ -62,14 +79,16 @@ if (mode === 'direct') {
       headers: { 'content-type': 'application/json', ...spec.headers },
       body,
     });
-    for await (const _ of res.body) {
-      const elapsed = performance.now() - t0;
-      for await (const _rest of res.body) {
-        // drain so the connection is reused
-      }
-      return elapsed;
+    let elapsed = 0;
+    let tail = ''; // the end of the bytes before, for a marker cut across two reads
+    for await (const bytes of res.body) {
+      if (elapsed !== 0) continue; // drained so the connection is reused
+      const text = tail + (bytes as Buffer).toString('latin1');
+      if (firstToken.test(text)) elapsed = performance.now() - t0;
+      else tail = text.slice(-64);
     }
-    throw new Error('empty stream');
+    if (elapsed === 0) throw new Error('no token in the stream');
+    return elapsed;
   };
   close = () => pool.close();
 } else {

@@ -1,4 +1,4 @@
-// bench/streaming.ts (npm run bench:streaming): time to first chunk of a streamed answer through the
+// bench/streaming.ts (npm run bench:streaming): time to first token of a streamed answer through the
 // router vs a direct undici request, for every provider wire format (OpenAI SSE, Anthropic SSE, Gemini
 // SSE, Bedrock's binary event stream), against the mock upstream in its own process.
 import { firstLine, runJson, spawnScript } from './lib/child.js';
@@ -46,7 +46,7 @@ try {
   upstream.kill('SIGTERM');
 }
 console.log(
-  `time to first chunk, one call at a time, ${COUNT} calls x ${ROUNDS} rounds per format (ms, medians of rounds)`,
+  `time to first token, one call at a time, ${COUNT} calls x ${ROUNDS} rounds per format (ms, medians of rounds)`,
 );
 console.log(
   '| format | direct p50 | direct p99 | router p50 | router p99 | added p50 | direct CPU/call (µs) | router CPU/call (µs) | ratio |',

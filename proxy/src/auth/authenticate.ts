@@ -8,7 +8,7 @@ import { sameDigest, secretDigest } from './virtual-key.js';
 
 /** How callers are recognised. */
 export interface AuthOptions {
-  /** The master key; undefined when none is configured (then only virtual keys work). Only its digest is kept. */
+  /** The master key; undefined when none is configured (then only virtual keys work). Its digest is kept. */
   masterKey: string | undefined;
   keys: KeyCache;
   /** The teams of keys, to refuse a blocked team's keys; without it teams are not checked. */
@@ -29,7 +29,8 @@ export type Authenticate = (request: AuthInput, model?: string) => Promise<Calle
 
 /**
  * Master key first (constant-time; a JWT-shaped value is not compared with a master key of another
- * shape); then, with JWT auth on, JWT-shaped bearer values go to the JWT module; everything else is a virtual key, by hash (a token mapped to a key too). Expired keys are 401
+ * shape); then, with JWT auth on, JWT-shaped bearer values go to the JWT module; everything else is a
+ * virtual key, by hash (a token mapped to a key too). Expired keys are 401
  * (the credential is no longer valid); blocked keys, and keys of a blocked team, are 403 (valid, not
  * allowed). A key's team's model list comes along (`teamModels`): it binds the key too.
  */

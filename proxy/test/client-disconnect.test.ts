@@ -1,14 +1,34 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, MASTER_KEY, mockDeployment, startTestProxy, type TestProxy } from './harness.js';
 
-// An upstream that starts a stream, then sends nothing more, and records when its client goes away.
-function silentStreamUpstream(): Promise<{ server: Server; url: string; closed: () => number }> {
+/** A local upstream answering with `answer`, which calls `gone` when its client goes away; counts those. */
+function countingUpstream(
+  answer: (req: IncomingMessage, res: ServerResponse, gone: () => void) => void,
+): Promise<{ server: Server; url: string; closed: () => number }> {
   let closed = 0;
   const server = createServer((req, res) => {
     req.resume();
+    answer(req, res, () => {
+      closed += 1;
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        closed: () => closed,
+      }),
+    ),
+  );
+}
+
+// An upstream that starts a stream, then sends nothing more.
+const silentStreamUpstream = () =>
+  countingUpstream((_req, res, gone) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const chunk = {
       id: 'c1',
@@ -18,40 +38,11 @@ function silentStreamUpstream(): Promise<{ server: Server; url: string; closed: 
       choices: [{ index: 0, delta: { role: 'assistant', content: 'first' }, finish_reason: null }],
     };
     res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-    res.on('close', () => {
-      closed += 1;
-    });
+    res.on('close', gone);
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        server,
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        closed: () => closed,
-      }),
-    ),
-  );
-}
 
-// An upstream that never answers, and records when its client goes away.
-function hangingUpstream(): Promise<{ server: Server; url: string; closed: () => number }> {
-  let closed = 0;
-  const server = createServer((req) => {
-    req.resume();
-    req.socket.on('close', () => {
-      closed += 1;
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        server,
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        closed: () => closed,
-      }),
-    ),
-  );
-}
+// An upstream that never answers.
+const hangingUpstream = () => countingUpstream((req, _res, gone) => req.socket.on('close', gone));
 
 let t: TestProxy;
 let upstream: Awaited<ReturnType<typeof silentStreamUpstream>>;

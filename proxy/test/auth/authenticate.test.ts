@@ -3,30 +3,13 @@
 import type { AuthContext, JwtAuth } from '@svc/router/jwt';
 import { describe, expect, it } from 'vitest';
 import { type AuthInput, createAuthenticate } from '../../src/auth/authenticate.js';
-import type { KeyIdentity } from '../../src/auth/caller.js';
 import { KeyCache } from '../../src/auth/key-cache.js';
 import { hashKey } from '../../src/auth/virtual-key.js';
+import { keyIdentity } from './key-identity.js';
 
 const VIRTUAL_KEY = 'sk-svc-0123456789abcdef';
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
-const key: KeyIdentity = {
-  keyHash: hashKey(VIRTUAL_KEY),
-  keyAlias: null,
-  models: [],
-  teamId: null,
-  userId: null,
-  organizationId: null,
-  maxBudget: null,
-  spend: 0,
-  budgetDuration: null,
-  budgetResetAt: null,
-  softBudget: null,
-  rpmLimit: null,
-  tpmLimit: null,
-  expiresAt: null,
-  blocked: false,
-  metadata: {},
-};
+const key = keyIdentity({ keyHash: hashKey(VIRTUAL_KEY) });
 const teamContext = { kind: 'team', team_id: 'team-a' } as AuthContext;
 
 /** Authentication with JWT auth on; `tokens` counts what reached the JWT module. */

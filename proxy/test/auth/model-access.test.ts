@@ -3,25 +3,9 @@ import type { AuthContext } from '@svc/router/jwt';
 import { describe, expect, it } from 'vitest';
 import type { Caller, KeyIdentity } from '../../src/auth/caller.js';
 import { checkModelAccess, modelRule } from '../../src/auth/model-access.js';
+import { keyIdentity } from './key-identity.js';
 
-const key = (models: string[], teamId: string | null = null): KeyIdentity => ({
-  keyHash: 'h',
-  keyAlias: null,
-  models,
-  teamId,
-  userId: null,
-  organizationId: null,
-  maxBudget: null,
-  spend: 0,
-  budgetDuration: null,
-  budgetResetAt: null,
-  softBudget: null,
-  rpmLimit: null,
-  tpmLimit: null,
-  expiresAt: null,
-  blocked: false,
-  metadata: {},
-});
+const key = (models: string[], teamId: string | null = null): KeyIdentity => keyIdentity({ models, teamId });
 const token = (allowed_models?: string[]): Caller => ({
   kind: 'jwt',
   auth: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ChatCompletionStream, ConfigError, Router, type RouterSettings } from '../../src/index.js';
 import { useMock } from '../helpers.js';
-import { ask, deployment, recordingRouter, sleep, trail } from '../resilience/helpers.js';
+import { ask, deployment, recordingRouter, sleep, trail, USER } from '../resilience/helpers.js';
 
 const mock = useMock();
 
@@ -119,6 +119,31 @@ describe('request hedging', () => {
     expect(ms).toBeLessThan(300);
     expect(stream._hidden_params.model_id).toBe('b');
     expect(text).toBe('fast answer');
+  });
+
+  it("cancels a hedged stream's upstream when the caller aborts after the race", async () => {
+    mock.setBehavior('/a', { delayMs: 400, content: 'slow answer' });
+    mock.setBehavior('/b', { content: 'one two three four five six', stream: { chunkDelayMs: 100 } });
+    const { router } = routerOf({ hedge_after: 0.03 });
+    const controller = new AbortController();
+    const stream = (await router.acompletion(
+      { model: 'gpt-4o', messages: USER, stream: true },
+      { signal: controller.signal },
+    )) as ChatCompletionStream;
+    const reading = (async () => {
+      for await (const _ of stream) {
+        // read until the abort
+      }
+    })();
+    await sleep(150); // the race is over: b won, a was aborted
+    const reason = new Error('user cancelled');
+    controller.abort(reason);
+    await expect(reading).rejects.toBe(reason);
+    await sleep(50);
+    const inFlight = mock.inFlight;
+    await router.close();
+    expect(stream._hidden_params.model_id).toBe('b');
+    expect(inFlight).toBe(0);
   });
 
   it('with hedge_after "p95", hedges once the group has a latency history, after its p95', async () => {

@@ -39,7 +39,8 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
   const masterKeyDigest = options.masterKey === undefined ? undefined : secretDigest(options.masterKey);
   // A bearer value shaped as a JWT cannot be a master key that is not: such values skip the master key's
   // digest (a SHA-256 of the whole token, about 1.7 µs; the JWT module hashes the token for its own
-  // cache). What the branch reveals through timing is the value's shape, which its sender knows.
+  // cache). Through timing the branch reveals the value's shape, which its sender knows, and one fixed
+  // bit: whether the master key is shaped as a JWT (never its content or length).
   const masterLooksLikeJwt = options.masterKey !== undefined && looksLikeJwt(options.masterKey);
   const asKey = async (keyHash: string): Promise<Caller> => {
     const key = await keys.get(keyHash);

@@ -128,6 +128,8 @@ export function checkGoogleAuth(
 class TokenTimeout extends Error {}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, signal: CallSignal | undefined): Promise<T> {
+  // an aborted signal fires no more: a wait that starts after the abort would run to its timeout
+  if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new TokenTimeout(`no Google access token within ${ms} ms`)), ms);
     const onAbort = () => reject(signal?.reason ?? new Error('aborted'));

@@ -86,16 +86,18 @@ function race<T>(
     let lastFailure: unknown;
 
     // the caller's abort reaches every runner through one listener (a caller's signal need not be an
-    // AbortSignal for AbortSignal.any: see CallSignal)
+    // AbortSignal for AbortSignal.any: see CallSignal); a stream's winner keeps it until its attempt
+    // settles, since its upstream is read long after the race
     const callerAborted = (): void => {
       for (const r of runners) r.controller.abort(step.signal?.reason);
     };
+    const unfollow = (): void => step.signal?.removeEventListener('abort', callerAborted);
     step.signal?.addEventListener('abort', callerAborted);
 
     const finish = (winner: Runner | undefined): void => {
       done = true;
       clearTimeout(timer);
-      step.signal?.removeEventListener('abort', callerAborted);
+      if (!winner || !call.stream) unfollow();
       for (const r of runners) if (r !== winner) r.controller.abort();
     };
 
@@ -120,6 +122,13 @@ function race<T>(
           if (done) return discard(routed, call);
           finish(runner);
           routed.attempts = history.attempts;
+          if (call.stream) {
+            const settle = routed.settle;
+            routed.settle = (settlement) => {
+              unfollow();
+              settle(settlement);
+            };
+          }
           resolve(routed);
         },
         (err: unknown) => {

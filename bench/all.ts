@@ -414,17 +414,13 @@ async function gateway(upstreamUrl: string): Promise<Results> {
   say();
   say(`| server | ${columns.map(([m, c]) => `${m}, ${c} conns`).join(' | ')} |`);
   say(`|---|${columns.map(() => '---:|').join('')}`);
-  const cell = (name: string, mode: ChatMode, c: number, show: (run: LoadRun, base: LoadRun) => string) => {
+  const cell = (name: string, mode: ChatMode, c: number): string => {
     const run = results.get(key(name, mode, c))?.median;
-    const base = results.get(key(BASE, mode, c))?.median;
-    if (!run || !base) return '';
+    if (!run || !results.has(key(BASE, mode, c))) return '';
     if (failedMostly(run)) return 'fails';
-    return show(run, base);
+    return name === BASE ? '1.00' : showRatio(pairedRatio(results, name, BASE, mode, c));
   };
-  for (const name of names)
-    say(
-      `| ${name} | ${columns.map(([m, c]) => cell(name, m, c, () => (name === BASE ? '1.00' : showRatio(pairedRatio(results, name, BASE, m, c))))).join(' | ')} |`,
-    );
+  for (const name of names) say(`| ${name} | ${columns.map(([m, c]) => cell(name, m, c)).join(' | ')} |`);
   say();
   say(
     "The same runs: req/s, p50 (ms) and the server's CPU per call (µs; process.cpuUsage, /proc for Portkey), failed calls.",

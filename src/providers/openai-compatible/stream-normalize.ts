@@ -84,7 +84,6 @@ export class ChunkNormalizer {
     this.#created ??=
       typeof raw.created === 'number' && raw.created > 0 ? raw.created : Math.floor(Date.now() / 1000);
     this.#model ??= asString(raw.model) || undefined;
-    const from = into.length;
     if (rawChoices.length === 1) {
       // the common chunk (one choice, no tool call) built as it is sent, with nothing in between
       const rawChoice = asRecord(rawChoices[0]) ?? {};
@@ -103,7 +102,8 @@ export class ChunkNormalizer {
       });
       into.push(this.#chunk(raw, choices));
     }
-    if (hasUsage && into.length > from) {
+    // every path above appended at least one chunk: usage rides on the last
+    if (hasUsage) {
       const last = into[into.length - 1]!;
       last.usage = usageOf(raw.usage, this.hooks);
       if (last.choices.every((c) => c.finish_reason === null && isEmptyDelta(c.delta))) last.choices = [];

@@ -230,7 +230,9 @@ describe('SpendWriter when the database drops (PostgreSQL behind a TCP proxy)', 
 
   it('writes a batch again whole when the connection drops before its COMMIT', async () => {
     const { key_hash, rows, total } = await keyAndRows(db, 4);
-    const w = writer(db, { ...fast, flushIntervalMs: 60_000 });
+    // no retry of its own before the check in between: on a slow machine a 10 ms retry could write the
+    // batch before the check read the table; the explicit flush below writes it (flush skips the delay)
+    const w = writer(db, { ...fast, flushIntervalMs: 60_000, retryBaseMs: 60_000, maxRetryDelayMs: 60_000 });
     const dropped = proxy.dropAnswerTo('INSERT INTO svc_spend_logs');
 
     for (const row of rows) w.add(row);

@@ -220,7 +220,8 @@ async function library(upstreamUrl: string): Promise<void> {
       'Unlike CPU time it barely moves between runs, and it sets how often the young generation is collected.',
   );
   say();
-  // calls held 400 ms by the upstream, so that all of them are in flight when the heap is read
+  // calls held 400 ms by the upstream (streams after their first content), so that all of them are in
+  // flight when the heap is read
   const holding = spawnScript('fast-upstream.ts', ['--hold-ms', '400'], { cpu: LOAD_CORE });
   children.push(holding);
   const holdUrl = await firstLine(holding);
@@ -231,7 +232,7 @@ async function library(upstreamUrl: string): Promise<void> {
   const heapRatio = (n: number, base: number) =>
     base >= 100 ? ratio(n, base) : 'n/a: the direct call holds under 0.1 KiB';
   say(
-    `Heap per call in flight (500 calls waiting on the upstream, read after a full GC): ${fourClients(inFlight, heapRatio)}.`,
+    `Heap per call in flight (500 calls held by the upstream, streams after their first content, read after a full GC): ${fourClients(inFlight, heapRatio)}.`,
   );
   say();
 }

@@ -8,7 +8,9 @@ import { createServer } from 'node:http';
 import { CpuMeter } from './lib/cpu-meter.js';
 import { CHAT_BODY, CHAT_HEADERS, STREAM_FLAG, STREAM_FRAMES, STREAM_HEADERS } from './lib/openai-answers.js';
 
-// `--hold-ms N`: every answer waits N ms, so that calls stay in flight (bench/all.ts's memory per call)
+// `--hold-ms N`: calls stay in flight N ms (bench/all.ts's memory per call): a plain answer waits that
+// long; a stream sends its headers and first two frames (the role and the first content) at once and
+// the rest after the wait, so that a streamed call is held where a stream spends its life: being read
 const holdAt = process.argv.indexOf('--hold-ms');
 const HOLD_MS = holdAt === -1 ? 0 : Number(process.argv[holdAt + 1]);
 
@@ -18,18 +20,28 @@ const server = createServer((req, res) => {
   meter.requests++;
   const parts: Buffer[] = [];
   req.on('data', (part: Buffer) => parts.push(part));
-  req.on('end', () => (HOLD_MS > 0 ? setTimeout(answer, HOLD_MS) : answer()));
-  const answer = () => {
+  req.on('end', () => {
     const stream = parts.length > 0 && Buffer.concat(parts).includes(STREAM_FLAG);
     if (!stream) {
-      res.writeHead(200, CHAT_HEADERS);
-      res.end(CHAT_BODY);
+      if (HOLD_MS > 0) setTimeout(answerPlain, HOLD_MS);
+      else answerPlain();
       return;
     }
     res.writeHead(200, STREAM_HEADERS);
     // written one frame per write, as a provider sends them, so that readers see several chunks
-    for (const frame of STREAM_FRAMES) res.write(frame);
-    res.end();
+    if (HOLD_MS === 0) writeFrames(0);
+    else {
+      writeFrames(0, 2);
+      setTimeout(writeFrames, HOLD_MS, 2);
+    }
+  });
+  const answerPlain = () => {
+    res.writeHead(200, CHAT_HEADERS);
+    res.end(CHAT_BODY);
+  };
+  const writeFrames = (from: number, to = STREAM_FRAMES.length) => {
+    for (let i = from; i < to; i++) res.write(STREAM_FRAMES[i]);
+    if (to === STREAM_FRAMES.length) res.end();
   };
 });
 server.keepAliveTimeout = 60_000;

@@ -44,10 +44,13 @@ export function streamResult(
   signal: CallSignal | undefined,
   runtime: RouterRuntime,
 ): ChatCompletionStream {
-  const { endpoint } = routed;
+  // the closures below outlive the stream's first chunk: they hold what they use of `routed`, not
+  // `routed` itself, whose result holds that chunk for as long as the stream is read
+  const { endpoint, cacheHit } = routed;
+  const settle = routed.settle;
   const opened = routed.result;
   const costOf = (usage: Partial<Usage> | undefined) =>
-    routed.cacheHit ? 0 : responseCost(endpoint.deployment, usage);
+    cacheHit ? 0 : responseCost(endpoint.deployment, usage);
   const reading: Reading = { started: false };
   const stream: ChatCompletionStream = new ChatCompletionStream(opened, {
     costOf,
@@ -57,15 +60,15 @@ export function streamResult(
     onEnd: (usage) => {
       const cost = costOf(usage);
       stream._hidden_params.response_cost = cost;
-      routed.settle({ usage, cost, response: null });
+      settle({ usage, cost, response: null });
     },
-    onError: (error) => routed.settle(signal?.aborted ? { aborted: true } : { error }),
+    onError: (error) => settle(signal?.aborted ? { aborted: true } : { error }),
     onClose: () => {
       runtime.unwatch(reading);
-      routed.settle({ aborted: true });
+      settle({ aborted: true });
     },
   });
-  settleWhenDropped(stream, reading, routed, runtime);
+  settleWhenDropped(stream, reading, opened, settle, runtime);
   return withHiddenParams(stream, hiddenParams(routed, 0)) as ChatCompletionStream;
 }
 
@@ -83,18 +86,19 @@ interface Reading {
 function settleWhenDropped(
   stream: ChatCompletionStream,
   reading: Reading,
-  routed: Routed<OpenedStream>,
+  opened: OpenedStream,
+  settle: Routed<OpenedStream>['settle'],
   runtime: RouterRuntime,
 ): void {
-  const opened = routed.result;
+  const rest = opened.rest;
   runtime.watch(stream, reading, () => {
-    opened.rest.return?.();
-    routed.settle({ aborted: true });
+    rest.return?.();
+    settle({ aborted: true });
   });
   opened.onClose((unread) => {
     // a reader who is waiting sees the end or the failure itself; one who stopped reading does not
     if (reading.started && !unread) return;
     runtime.unwatch(reading);
-    routed.settle({ aborted: true });
+    settle({ aborted: true });
   });
 }

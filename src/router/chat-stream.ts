@@ -82,7 +82,9 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
    */
   [Symbol.asyncIterator](): ChatCompletionStreamIterator {
     const hooks = this.hooks;
-    let opened: OpenedStream | undefined;
+    // the rest of the stream once its first chunk is handed over (the opened stream, and so the
+    // first chunk, is not held for the whole stream)
+    let rest: SyncReadable | undefined;
     let state: 'new' | 'reading' | 'over' = 'new';
     let usage: Usage | undefined;
     // a failure met by nextReady(), for the next next() to reject with
@@ -102,7 +104,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     };
     const release = async (): Promise<void> => {
       try {
-        await opened?.rest.return?.();
+        await rest?.return?.();
       } finally {
         hooks.onClose?.();
       }
@@ -118,7 +120,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
         if (state !== 'reading' || failed) return undefined;
         let ready: IteratorResult<ChatCompletionChunk> | undefined;
         try {
-          ready = (opened!.rest as SyncReadable).nextReady?.();
+          ready = rest!.nextReady?.();
         } catch (error) {
           failed = { error };
           return undefined;
@@ -133,12 +135,13 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
         }
         if (state === 'over') return Promise.resolve(DONE);
         if (state === 'new') {
-          opened = this.#opened;
+          const opened = this.#opened;
           if (!opened)
             return Promise.reject(
               new Error('this stream has already been iterated; a stream can be read once'),
             );
           this.#opened = undefined;
+          rest = opened.rest as SyncReadable;
           state = 'reading';
           hooks.onStart?.();
           try {
@@ -147,13 +150,12 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
             return Promise.reject(error);
           }
         }
-        const rest = opened!.rest as SyncReadable;
         let ready: IteratorResult<ChatCompletionChunk> | undefined;
         let pending: Promise<IteratorResult<ChatCompletionChunk>> | undefined;
         try {
           // a chunk already at hand is taken without a promise of its own
-          ready = rest.nextReady?.();
-          if (!ready) pending = rest.next();
+          ready = rest!.nextReady?.();
+          if (!ready) pending = rest!.next();
         } catch (error) {
           return fail(error);
         }

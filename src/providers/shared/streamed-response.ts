@@ -137,17 +137,25 @@ export class StreamingHandler implements Dispatcher.DispatchHandler, ByteStream,
   }
 
   onResponseStart(
-    _controller: Dispatcher.DispatchController,
+    controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: IncomingHttpHeaders,
   ): void {
     // an informational answer (103 Early Hints) comes before the real one: wait for that
     if (this.#settled || this.#closed || statusCode < 200) return;
     this.#statusCode = statusCode;
-    this.#headers = headers;
-    if (statusCode >= 400) return; // settled once its body is read
+    // undici's controller keeps the raw header Buffers, views on the socket read that brought them:
+    // a stream would hold them, and that read, for as long as it lasts (headers are parsed by now)
+    controller.rawHeaders = null;
+    if (statusCode >= 400) {
+      this.#headers = headers; // settled once its body is read
+      return;
+    }
     this.#settled = true;
-    this.#resolve({ statusCode, headers, body: this });
+    const resolve = this.#resolve;
+    // settled: the promise (and its answer, headers included) need not live as long as the body
+    this.#resolve = this.#reject = settledAlready;
+    resolve({ statusCode, headers, body: this });
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Router } from '../../src/index.js';
+import { StreamingHandler } from '../../src/providers/shared/streamed-response.js';
+import { exposeGc } from '../support/expose-gc.js';
+import { type RouteServer, startRouteServer } from '../support/route-server.js';
+
+const event = (delta: Record<string, unknown>, finish: string | null = null) =>
+  `data: ${JSON.stringify({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4o',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  })}\n\n`;
+
+// the upstream sends the opener and the first content, then holds the rest until the test lets it go
+let finish: () => void = () => {};
+let server: RouteServer;
+let router: Router;
+beforeAll(async () => {
+  server = await startRouteServer({
+    '/v1/chat/completions': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(event({ role: 'assistant', content: '' }));
+      res.write(event({ content: 'Hel' }));
+      finish = () => res.end(`${event({ content: 'lo' }, 'stop')}data: [DONE]\n\n`);
+    },
+  });
+  router = new Router([
+    { model_name: 'm', svc_params: { model: 'openai/gpt-4o', api_base: `${server.base}/v1`, api_key: 'k' } },
+  ]);
+});
+afterAll(async () => {
+  finish(); // a failed test leaves its stream open
+  await router.close();
+  server.close();
+});
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('what a stream holds while it is read', () => {
+  it('lets go of a chunk it has handed over while it waits for the next', async () => {
+    const gc = exposeGc();
+    const stream = await router.acompletion({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
+    const chunks = stream[Symbol.asyncIterator]();
+    // the opener and the first content, read in a function of its own so that nothing on this stack
+    // keeps them; the opener is the chunk the stream was opened with
+    const handedOver = await (async () => {
+      const opener = await chunks.next();
+      await chunks.next();
+      return new WeakRef(opener.value as object);
+    })();
+    for (let i = 0; i < 10 && handedOver.deref() !== undefined; i++) {
+      await turn(); // a WeakRef's target lives at least until the end of the task that read it
+      gc();
+    }
+    expect(handedOver.deref()).toBeUndefined();
+    finish();
+    let text = '';
+    for (let step = await chunks.next(); !step.done; step = await chunks.next())
+      text += step.value.choices[0]?.delta.content ?? '';
+    expect(text).toBe('lo');
+  });
+
+  it("drops undici's raw header buffers once the answer has started", () => {
+    // they are views on the socket read that brought them: a stream holding them holds that read
+    const controller = {
+      aborted: false,
+      paused: false,
+      reason: null,
+      rawHeaders: [Buffer.from('content-type'), Buffer.from('text/event-stream')],
+      abort: () => {},
+      pause: () => {},
+      resume: () => {},
+    };
+    let status = 0;
+    const handler = new StreamingHandler(
+      (response) => {
+        status = response.statusCode;
+      },
+      () => {},
+      1024,
+      undefined,
+    );
+    handler.onRequestStart(controller);
+    handler.onResponseStart(controller, 200, { 'content-type': 'text/event-stream' });
+    expect(status).toBe(200);
+    expect(controller.rawHeaders).toBeNull();
+  });
+});

@@ -177,6 +177,18 @@ export interface Routed<T> {
   settle(settlement: Settlement): void;
 }
 
+/** What a routed call's record and span say of it: everything but its result. */
+export type RoutedFacts = Pick<Routed<unknown>, 'endpoint' | 'attempts' | 'firstMs' | 'cacheHit'>;
+
+/**
+ * The facts of `routed` without its result: what a settle wrapper keeps, since a stream settles long
+ * after its first chunk, which the result holds.
+ */
+export function routedFacts(routed: Routed<unknown>): RoutedFacts {
+  const { endpoint, attempts, firstMs, cacheHit } = routed;
+  return { endpoint, attempts, firstMs, cacheHit };
+}
+
 /**
  * Runs a call from some layer down. It fails by rejecting, never by throwing: layers (retry, the
  * router's failure bookkeeping) attach their handlers to the promise `next` returns.

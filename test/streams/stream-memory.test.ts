@@ -1,5 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Router } from '../../src/index.js';
+import { Router, type RouterSettings } from '../../src/index.js';
 import { StreamingHandler } from '../../src/providers/shared/streamed-response.js';
 import { exposeGc } from '../support/expose-gc.js';
 import { type RouteServer, startRouteServer } from '../support/route-server.js';
@@ -16,7 +25,12 @@ const event = (delta: Record<string, unknown>, finish: string | null = null) =>
 // the upstream sends the opener and the first content, then holds the rest until the test lets it go
 let finish: () => void = () => {};
 let server: RouteServer;
-let router: Router;
+const routers: Router[] = [];
+const recordsDir = mkdtempSync(join(tmpdir(), 'stream-memory-'));
+// call records and spans settle when the stream ends: they must not keep its first chunk until then
+const tracer = new BasicTracerProvider({
+  spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())],
+});
 beforeAll(async () => {
   server = await startRouteServer({
     '/v1/chat/completions': (_req, res) => {
@@ -26,45 +40,71 @@ beforeAll(async () => {
       finish = () => res.end(`${event({ content: 'lo' }, 'stop')}data: [DONE]\n\n`);
     },
   });
-  router = new Router([
-    { model_name: 'm', svc_params: { model: 'openai/gpt-4o', api_base: `${server.base}/v1`, api_key: 'k' } },
-  ]);
 });
 afterAll(async () => {
   finish(); // a failed test leaves its stream open
-  await router.close();
+  for (const router of routers) await router.close();
   server.close();
+  await tracer.shutdown();
+  trace.disable();
+  rmSync(recordsDir, { recursive: true, force: true });
 });
+
+function routerWith(settings: RouterSettings): Router {
+  const router = new Router(
+    [
+      {
+        model_name: 'm',
+        svc_params: { model: 'openai/gpt-4o', api_base: `${server.base}/v1`, api_key: 'k' },
+      },
+    ],
+    settings,
+  );
+  routers.push(router);
+  return router;
+}
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('what a stream holds while it is read', () => {
-  it('lets go of a chunk it has handed over while it waits for the next', async () => {
-    const gc = exposeGc();
-    const stream = await router.acompletion({
-      model: 'm',
-      messages: [{ role: 'user', content: 'hi' }],
-      stream: true,
-    });
-    const chunks = stream[Symbol.asyncIterator]();
-    // the opener and the first content, read in a function of its own so that nothing on this stack
-    // keeps them; the opener is the chunk the stream was opened with
-    const handedOver = await (async () => {
-      const opener = await chunks.next();
-      await chunks.next();
-      return new WeakRef(opener.value as object);
-    })();
-    for (let i = 0; i < 10 && handedOver.deref() !== undefined; i++) {
-      await turn(); // a WeakRef's target lives at least until the end of the task that read it
-      gc();
-    }
-    expect(handedOver.deref()).toBeUndefined();
-    finish();
-    let text = '';
-    for (let step = await chunks.next(); !step.done; step = await chunks.next())
-      text += step.value.choices[0]?.delta.content ?? '';
-    expect(text).toBe('lo');
-  });
+  it.each([
+    ['by default', () => ({})],
+    [
+      'with call records and spans',
+      () => {
+        trace.setGlobalTracerProvider(tracer); // from here on: the first case ran without spans
+        return { callbacks: [{ type: 'file', path: join(recordsDir, 'calls.jsonl') }] };
+      },
+    ],
+  ] as const)(
+    'lets go of a chunk it has handed over while it waits for the next, %s',
+    async (_, settings) => {
+      const gc = exposeGc();
+      const stream = await routerWith(settings() as RouterSettings).acompletion({
+        model: 'm',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      });
+      const chunks = stream[Symbol.asyncIterator]();
+      // the opener and the first content, read in a function of its own so that nothing on this stack
+      // keeps them; the opener is the chunk the stream was opened with
+      const handedOver = await (async () => {
+        const opener = await chunks.next();
+        await chunks.next();
+        return new WeakRef(opener.value as object);
+      })();
+      for (let i = 0; i < 10 && handedOver.deref() !== undefined; i++) {
+        await turn(); // a WeakRef's target lives at least until the end of the task that read it
+        gc();
+      }
+      expect(handedOver.deref()).toBeUndefined();
+      finish();
+      let text = '';
+      for (let step = await chunks.next(); !step.done; step = await chunks.next())
+        text += step.value.choices[0]?.delta.content ?? '';
+      expect(text).toBe('lo');
+    },
+  );
 
   it("drops undici's raw header buffers once the answer has started", () => {
     // they are views on the socket read that brought them: a stream holding them holds that read

@@ -141,12 +141,12 @@ export class StreamingHandler implements Dispatcher.DispatchHandler, ByteStream,
     statusCode: number,
     headers: IncomingHttpHeaders,
   ): void {
-    // an informational answer (103 Early Hints) comes before the real one: wait for that
-    if (this.#settled || this.#closed || statusCode < 200) return;
-    this.#statusCode = statusCode;
     // undici's controller keeps the raw header Buffers, views on the socket read that brought them:
     // a stream would hold them, and that read, for as long as it lasts (headers are parsed by now)
     controller.rawHeaders = null;
+    // an informational answer (103 Early Hints) comes before the real one: wait for that
+    if (this.#settled || this.#closed || statusCode < 200) return;
+    this.#statusCode = statusCode;
     if (statusCode >= 400) {
       this.#headers = headers; // settled once its body is read
       return;

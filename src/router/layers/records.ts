@@ -1,5 +1,5 @@
 import type { CallRecords } from '../../records/call-records.js';
-import type { Call, Handler, Layer, Step } from '../call.js';
+import { type Call, type Handler, type Layer, routedFacts, type Step } from '../call.js';
 import { failedRecord, settledRecord } from '../observability/router-record.js';
 
 export interface RecordsDeps {
@@ -20,12 +20,13 @@ export function recordsLayer(deps: RecordsDeps): Layer {
       next(call, step).then(
         (routed) => {
           const settle = routed.settle;
+          const facts = routedFacts(routed);
           let recorded = false;
           routed.settle = (s) => {
             settle(s);
             if (recorded) return;
             recorded = true;
-            records.add(settledRecord(call, step.trace, routed, s, now()));
+            records.add(settledRecord(call, step.trace, facts, s, now()));
           };
           return routed;
         },

@@ -1,5 +1,14 @@
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import type { Call, Handler, Layer, Routed, Settlement, Step } from '../call.js';
+import {
+  type Call,
+  type Handler,
+  type Layer,
+  type Routed,
+  type RoutedFacts,
+  routedFacts,
+  type Settlement,
+  type Step,
+} from '../call.js';
 import { type CallTrace, SVC_ATTRIBUTES as SVC } from '../observability/call-trace.js';
 import { errorType, GEN_AI_OPERATIONS, genAiProviderName } from '../observability/gen-ai.js';
 
@@ -13,7 +22,7 @@ function responseModel(response: unknown): string | undefined {
   return typeof model === 'string' ? model : undefined;
 }
 
-function finish<T>(trace: CallTrace, call: Call<T>, routed: Routed<T>, s: Settlement, endMs: number): void {
+function finish<T>(trace: CallTrace, call: Call<T>, routed: RoutedFacts, s: Settlement, endMs: number): void {
   const { span } = trace;
   const { deployment } = routed.endpoint;
   span.setAttribute('gen_ai.provider.name', genAiProviderName(deployment.provider));
@@ -84,12 +93,13 @@ async function traced<T>(
     throw error;
   }
   const settle = routed.settle;
+  const facts = routedFacts(routed);
   let ended = false;
   routed.settle = (s) => {
     settle(s);
     if (ended) return;
     ended = true;
-    finish(trace, call, routed, s, now());
+    finish(trace, call, facts, s, now());
   };
   return routed;
 }

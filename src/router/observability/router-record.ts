@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { tagsOfRequest } from '../../checks/tag-filter.js';
 import { RouterError } from '../../errors/router-error.js';
 import type { CallRecord } from '../../records/call-record.js';
-import type { Call, Routed, Settlement } from '../call.js';
+import type { Call, RoutedFacts, Settlement } from '../call.js';
 import type { CallTrace } from './call-trace.js';
 import { GEN_AI_OPERATIONS } from './gen-ai.js';
 
@@ -36,7 +36,7 @@ function errorCode(error: unknown): string {
 export function settledRecord<T>(
   call: Call<T>,
   trace: CallTrace | undefined,
-  routed: Routed<T>,
+  routed: RoutedFacts,
   s: Settlement,
   endMs: number,
 ): CallRecord {

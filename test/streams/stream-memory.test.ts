@@ -28,8 +28,9 @@ let server: RouteServer;
 const routers: Router[] = [];
 const recordsDir = mkdtempSync(join(tmpdir(), 'stream-memory-'));
 // call records and spans settle when the stream ends: they must not keep its first chunk until then
+const spans = new InMemorySpanExporter();
 const tracer = new BasicTracerProvider({
-  spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())],
+  spanProcessors: [new SimpleSpanProcessor(spans)],
 });
 beforeAll(async () => {
   server = await startRouteServer({
@@ -67,20 +68,22 @@ function routerWith(settings: RouterSettings): Router {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('what a stream holds while it is read', () => {
-  it.each([
-    ['by default', () => ({})],
+  const cases: [string, () => RouterSettings, number][] = [
+    ['by default', () => ({}), 0],
     [
       'with call records and spans',
       () => {
         trace.setGlobalTracerProvider(tracer); // from here on: the first case ran without spans
         return { callbacks: [{ type: 'file', path: join(recordsDir, 'calls.jsonl') }] };
       },
+      1,
     ],
-  ] as const)(
+  ];
+  it.each(cases)(
     'lets go of a chunk it has handed over while it waits for the next, %s',
-    async (_, settings) => {
+    async (_, settings, spansEnded) => {
       const gc = exposeGc();
-      const stream = await routerWith(settings() as RouterSettings).acompletion({
+      const stream = await routerWith(settings()).acompletion({
         model: 'm',
         messages: [{ role: 'user', content: 'hi' }],
         stream: true,
@@ -103,6 +106,8 @@ describe('what a stream holds while it is read', () => {
       for (let step = await chunks.next(); !step.done; step = await chunks.next())
         text += step.value.choices[0]?.delta.content ?? '';
       expect(text).toBe('lo');
+      // the call's span (its own, not an attempt's) ended with the stream: the layers ran
+      expect(spans.getFinishedSpans().filter((span) => span.name.endsWith(' m'))).toHaveLength(spansEnded);
     },
   );
 

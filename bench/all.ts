@@ -106,6 +106,9 @@ interface ClientResult {
   p50: number;
   p99: number;
   cpuUsPerCall: number;
+  /** Calls made before the measured ones (lib/warm-up.ts), and their CPU per call. */
+  warmUpCalls: number;
+  warmUpCpuUsPerCall: number;
 }
 
 /** One round of a library cell: the direct client's run, then the router's. */
@@ -198,6 +201,16 @@ async function library(upstreamUrl: string): Promise<void> {
       `| ${mode} | ${concurrency} | ${fixed(d.rps)} | ${fixed(r.rps)} | ${ratio(r.rps, d.rps)} | ${range} | ${fixed(d.cpuUsPerCall, 1)} | ${fixed(r.cpuUsPerCall, 1)} | ${fixed(r.p50 - d.p50)} |`,
     );
   }
+  say();
+  const warmUps = cells.map(({ mode, concurrency, rounds }) => {
+    const { d, r } = medianBy(rounds, (round) => round.ratio);
+    return `${mode} ${concurrency}: ${fixed(d.warmUpCpuUsPerCall, 1)} / ${fixed(r.warmUpCpuUsPerCall, 1)}`;
+  });
+  say(
+    `Warm-up: each run makes ${cells[0]!.rounds[0]!.d.warmUpCalls.toLocaleString('en')} calls before the measured ones (bench/lib/warm-up.ts: V8 ` +
+      "goes on compiling the router's longer call path for about 12,500 calls). Their CPU per call, direct / router (µs; the median round's): " +
+      `${warmUps.join('; ')}.`,
+  );
   say();
   const ttft = (client: string) =>
     runJson<{ p50: number; p99: number }>(

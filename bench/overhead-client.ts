@@ -17,6 +17,7 @@ import { runInNewContext } from 'node:vm';
 import { Router } from '@svc/router';
 import { Pool } from 'undici';
 import { load, quantile } from './lib/stats.js';
+import { WARMUP_CALLS } from './lib/warm-up.js';
 
 const [mode, url, countArg, concurrencyArg] = process.argv.slice(2);
 const count = Number(countArg);
@@ -142,7 +143,8 @@ if (inflight > 0) {
   process.exit(0);
 }
 
-await load(Math.min(2000, count), concurrency, task); // warm-up: JIT and connections
+// JIT and connections: lib/warm-up.ts says why this many
+const warmUp = await load(WARMUP_CALLS, concurrency, task);
 if (process.env.BENCH_ALLOCATED === '1') {
   const session = new Session();
   session.connect();
@@ -173,5 +175,7 @@ process.stdout.write(
     p50: quantile(latenciesUs, 0.5),
     p99: quantile(latenciesUs, 0.99),
     cpuUsPerCall,
+    warmUpCalls: WARMUP_CALLS,
+    warmUpCpuUsPerCall: warmUp.cpuUsPerCall,
   })}\n`,
 );

@@ -8,6 +8,7 @@
 import { Router } from '@svc/router';
 import { Pool } from 'undici';
 import { quantile } from './lib/stats.js';
+import { WARMUP_CALLS } from './lib/warm-up.js';
 
 const [format, mode, url, countArg] = process.argv.slice(2) as [string, string, string, string];
 const count = Number(countArg);
@@ -116,7 +117,7 @@ if (mode === 'direct') {
   close = () => router.close();
 }
 
-for (let i = 0; i < Math.min(300, count); i++) await firstChunk(); // warm-up
+for (let i = 0; i < WARMUP_CALLS; i++) await firstChunk(); // lib/warm-up.ts says why this many
 const samples = new Float64Array(count);
 // the whole stream is read in both modes, so CPU per call is the client's cost of a streamed answer
 const cpu = process.cpuUsage();

@@ -208,7 +208,7 @@ async function library(upstreamUrl: string): Promise<void> {
   });
   say(
     `Warm-up: each run makes ${cells[0]!.rounds[0]!.d.warmUpCalls.toLocaleString('en')} calls before the measured ones (bench/lib/warm-up.ts: V8 ` +
-      "goes on compiling the router's longer call path for about 12,500 calls). Their CPU per call, direct / router (µs; the median round's): " +
+      "is still warming up, the router's longer call path more, for about 12,500 calls). Their CPU per call, direct / router (µs; the median round's): " +
       `${warmUps.join('; ')}.`,
   );
   say();

@@ -2,8 +2,9 @@
 // to the upstream, forwarding each request's body and piping the answer back, with no auth, no parsing
 // and no logging: the floor any gateway pays for the extra hop. `GET /__cpu` reports its CPU use.
 // It runs with the V8 flags the gateway sets (tuneV8ForGateway): with V8's defaults its CPU per call
-// moved between two levels from one start to the next (50 or 77 µs a plain call on Node 24, 60 or 97
-// on Node 20), and a ratio to it moved with them; with the flags it stays at the lower one.
+// settled at start-up at one of two levels (about 50 or 77 µs a plain call on Node 24, 60 or 97 on
+// Node 20; one start in two at the lower one in #27's tenth pass), and a ratio to it moved with them;
+// with the flags it stays at the lower one (docs/benchmarks.md, "Warm-up and the baseline's V8 flags").
 // Usage: passthrough-server.ts <upstream URL>; prints its URL, serves until killed.
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { pipeline } from 'node:stream';

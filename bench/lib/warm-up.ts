@@ -1,10 +1,20 @@
 /**
- * Calls a library client makes before it is measured. V8 keeps compiling a call path for thousands of
- * calls: here a router's plain call costs 1.2 to 2 times a direct call's CPU over its first 12,500 calls
- * at concurrency 50 (a direct call, with a fraction of the functions, settles sooner), and the two cost
- * within a few µs of each other after that. A warm-up of 2,000 calls, as before the eleventh pass of
- * #27, measured calls 2,000 to 12,000: the router's JIT compilation more than its cost per call in a
- * process that has been serving a while. The warm-up's own CPU per call is reported beside the figures.
- * `BENCH_WARMUP` sets it.
+ * Calls a library client makes before it is measured (`BENCH_WARMUP`, default 15,000). A process's
+ * CPU per call keeps falling for its first 12,500 calls or so, as V8 tiers the code up and the heap
+ * reaches its working size: for both clients, and for the router's longer call path more (up to twice
+ * the direct call's over calls 2,500 to 12,500 at concurrency 50 on Node 24). A warm-up of 2,000 calls,
+ * as before the eleventh pass of #27, measured calls 2,000 to 12,000, that warm-up more than the cost
+ * per call of a process that has been serving a while. bench/all.ts prints the warm-up's CPU per call
+ * beside the figures.
  */
-export const WARMUP_CALLS = Number(process.env.BENCH_WARMUP ?? 15_000);
+export const WARMUP_CALLS: number = warmUpCalls(process.env.BENCH_WARMUP);
+
+function warmUpCalls(setting: string | undefined): number {
+  if (setting === undefined) return 15_000;
+  const calls = Number(setting);
+  if (setting.trim() === '' || !Number.isInteger(calls) || calls < 0)
+    throw new Error(
+      `BENCH_WARMUP must be a whole number of calls (0 or more), not ${JSON.stringify(setting)}`,
+    );
+  return calls;
+}

@@ -162,6 +162,17 @@ describe.each(engines)('spend repository ($name)', (engine) => {
     });
   });
 
+  it('stores text holding whole surrogate pairs (an emoji) unchanged', async () => {
+    const row = spendRow({ key_hash: newKeyHash(), end_user: 'Zoë 👋🏽', error_code: 'x\uD83D\uDE00y' });
+
+    await writeSpendBatch(db, [row]);
+
+    expect((await querySpendLogs(db, { key_hash: row.key_hash! }))[0]).toMatchObject({
+      end_user: 'Zoë 👋🏽',
+      error_code: 'x\uD83D\uDE00y',
+    });
+  });
+
   it('stores an untagged row with tags null, and an empty list as null', async () => {
     const untagged = spendRow({ key_hash: newKeyHash() });
     const empty = spendRow({ key_hash: newKeyHash(), tags: [] });

@@ -68,6 +68,7 @@ function routerWith(settings: RouterSettings): Router {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('what a stream holds while it is read', () => {
+  // [case, settings, call spans ended and call records made once the stream has ended]
   const cases: [string, () => RouterSettings, number][] = [
     ['by default', () => ({}), 0],
     [
@@ -81,9 +82,10 @@ describe('what a stream holds while it is read', () => {
   ];
   it.each(cases)(
     'lets go of a chunk it has handed over while it waits for the next, %s',
-    async (_, settings, spansEnded) => {
+    async (_, settings, settledOnce) => {
       const gc = exposeGc();
-      const stream = await routerWith(settings()).acompletion({
+      const router = routerWith(settings());
+      const stream = await router.acompletion({
         model: 'm',
         messages: [{ role: 'user', content: 'hi' }],
         stream: true,
@@ -106,8 +108,11 @@ describe('what a stream holds while it is read', () => {
       for (let step = await chunks.next(); !step.done; step = await chunks.next())
         text += step.value.choices[0]?.delta.content ?? '';
       expect(text).toBe('lo');
-      // the call's span (its own, not an attempt's) ended with the stream: the layers ran
-      expect(spans.getFinishedSpans().filter((span) => span.name.endsWith(' m'))).toHaveLength(spansEnded);
+      // the call's span (its own, not an attempt's) ended and its record was made with the stream: the
+      // layers that keep what they report ran
+      expect(spans.getFinishedSpans().filter((span) => span.name.endsWith(' m'))).toHaveLength(settledOnce);
+      const records = router.metrics().call_records.map((queue) => queue.pending + queue.delivered);
+      expect(records).toEqual(settledOnce === 0 ? [] : [1]);
     },
   );
 

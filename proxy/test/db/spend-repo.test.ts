@@ -162,6 +162,17 @@ describe.each(engines)('spend repository ($name)', (engine) => {
     });
   });
 
+  it('repairs half a surrogate pair in text that holds no NUL', async () => {
+    const row = spendRow({ key_hash: newKeyHash(), end_user: 'half\uD83D', error_code: '\uDE00end' });
+
+    await writeSpendBatch(db, [row]);
+
+    expect((await querySpendLogs(db, { key_hash: row.key_hash! }))[0]).toMatchObject({
+      end_user: 'half\uFFFD',
+      error_code: '\uFFFDend',
+    });
+  });
+
   it('stores text holding whole surrogate pairs (an emoji) unchanged', async () => {
     const row = spendRow({ key_hash: newKeyHash(), end_user: 'Zoë 👋🏽', error_code: 'x\uD83D\uDE00y' });
 

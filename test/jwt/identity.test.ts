@@ -50,12 +50,15 @@ describe('key and time settings through createJwtAuth', () => {
     idp.sign({ scope: 'svc_proxy_admin', ...claims });
 
   test('public_key_ttl: keys are fetched again once it has passed', async () => {
-    const auth = authFor(idp, { public_key_url: idp.jwksUri, public_key_ttl: 0.05 });
-    await auth.authenticate(request(await adminToken(), '/key/generate'));
+    // signed beforehand, so that only the first two authentications lie between the fetch and the
+    // second (a loaded CI machine once took longer than a 50 ms TTL to sign a token)
+    const tokens = await Promise.all([0, 1, 2].map((i) => adminToken({ jti: `ttl-${i}` })));
+    const auth = authFor(idp, { public_key_url: idp.jwksUri, public_key_ttl: 0.25 });
+    await auth.authenticate(request(tokens[0], '/key/generate'));
     const before = idp.hits['/jwks'] ?? 0;
-    await auth.authenticate(request(await adminToken(), '/key/generate'));
-    await new Promise((r) => setTimeout(r, 80));
-    await auth.authenticate(request(await adminToken(), '/key/generate'));
+    await auth.authenticate(request(tokens[1], '/key/generate'));
+    await new Promise((r) => setTimeout(r, 300));
+    await auth.authenticate(request(tokens[2], '/key/generate'));
     expect((idp.hits['/jwks'] ?? 0) - before).toBe(1);
   });
 

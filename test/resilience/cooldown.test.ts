@@ -151,12 +151,13 @@ describe('recovery', () => {
 
   it('cools a half-open deployment again when its trial fails', async () => {
     mock.setBehavior('/a', { status: 503 });
+    // a cooldown the three calls after the trial stay well within, on a loaded machine too
     const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], {
-      cooldown_time: 0.05,
+      cooldown_time: 0.25,
       allowed_fails: 0,
     });
     await serve(router, 1);
-    await sleep(80);
+    await sleep(300);
     await serve(router, 3);
     await router.close();
     expect(cooldowns.map((c) => c.model_id)).toEqual(['a', 'a']);
@@ -186,12 +187,12 @@ describe('recovery', () => {
     const store = new MemoryStore();
     const router = new Router(
       [deployment(mock, 'a'), deployment(mock, 'b')],
-      { cooldown_time: 0.05 },
+      { cooldown_time: 0.25 },
       { store, random: firstChoice },
     );
     await serve(router, 1);
     expect(await store.get('cooldown:{gpt-4o}:a')).toBeDefined();
-    await sleep(70);
+    await sleep(300);
     expect(await store.get('cooldown:{gpt-4o}:a')).toBeUndefined();
     await router.close();
   });

@@ -191,7 +191,7 @@ describe('Router requests', () => {
   });
 
   it('honours a request timeout (seconds)', async () => {
-    mock.setBehavior('/a', { delayMs: 400 });
+    mock.setBehavior('/a', { delayMs: 1_500 });
     const router = new Router([deployment(mock, 'a')], { num_retries: 0 });
     const started = Date.now();
     await expect(router.acompletion({ model: 'gpt-4o', messages: USER, timeout: 0.1 })).rejects.toMatchObject(
@@ -200,7 +200,8 @@ describe('Router requests', () => {
       },
     );
     await router.close();
-    expect(Date.now() - started).toBeLessThan(350);
+    // the answer would take 1.5 s: a loaded machine's slack fits below 1 s
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('honours a deployment’s timeout over the router’s', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Database, Queryable } from './database.js';
 import { DatabaseUnavailableError } from './db-errors.js';
-import { quoteSchemaName } from './schema-name.js';
+import { quoteIdentifier } from './sql-identifier.js';
 
 /** Where the embedded database keeps its files. */
 export interface PgliteOptions {
@@ -57,12 +57,15 @@ class PgliteDatabase implements Database {
 }
 
 /**
- * Opens (or creates) an embedded PGlite database. Only one process may open a given `dataDir`.
- * @throws ConfigError when the schema name is invalid; DatabaseUnavailableError naming the directory
- * when it cannot be created or holds no usable database.
+ * Opens (or creates) an embedded PGlite database, in the calling thread (pglite-worker.ts). Only one
+ * process may open a given `dataDir`; `schema` is a name `quoteSchemaName` accepted.
+ * @throws DatabaseUnavailableError naming the directory when it cannot be created or holds no usable
+ * database.
  */
 export async function openPglite(options: PgliteOptions): Promise<Database> {
-  const quoted = options.schema === undefined ? undefined : quoteSchemaName(options.schema);
+  // checked by the caller (openPgliteWorker, on the proxy's thread): schema-name.ts would load the
+  // whole library into this thread for its ConfigError, half a second and its heap
+  const quoted = options.schema === undefined ? undefined : quoteIdentifier(options.schema);
   const where = options.dataDir ?? 'memory';
   let db: PGlite;
   try {

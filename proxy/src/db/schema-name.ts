@@ -1,4 +1,5 @@
 import { ConfigError } from '@svc/router';
+import { quoteIdentifier } from './sql-identifier.js';
 
 // a plain identifier keeps quoting trivial and the name safe to put in a connection's startup options
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -12,5 +13,5 @@ export function quoteSchemaName(schema: string): string {
     throw new ConfigError('database schema', [
       'schema: expected letters, digits and underscores (at most 63, not starting with a digit)',
     ]);
-  return `"${schema}"`;
+  return quoteIdentifier(schema);
 }

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../shared/entry-bound.js';
 
 /**
  * A bounded cache whose entries each live a given time. A time of zero (or less) stores nothing: a TTL
@@ -9,7 +10,7 @@ export class TtlCache<V extends object> {
   private readonly cache: LRUCache<string, V>;
 
   constructor(max = 10_000) {
-    this.cache = new LRUCache<string, V>({ max });
+    this.cache = new LRUCache<string, V>(entryBound(max));
   }
 
   get(key: string): V | undefined {

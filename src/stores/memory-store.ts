@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../shared/entry-bound.js';
 import type { Store, StoreWriteOptions } from './store.js';
 
 /** Options of the in-memory store. */
@@ -26,7 +27,7 @@ export class MemoryStore implements Store {
   constructor(options: MemoryStoreOptions = {}) {
     const { now } = options;
     this.#cache = new LRUCache({
-      max: options.maxKeys ?? 100_000,
+      ...entryBound(options.maxKeys ?? 100_000),
       ...(now && {
         // lru-cache takes a start time of 0 to mean "no TTL" (so a clock starting at 0 is shifted by
         // 1 ms), and by default reuses one reading of the clock for 1 ms of real time, which would hide

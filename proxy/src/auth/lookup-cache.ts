@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 
 const MISSING = Object.freeze({ missing: true as const });
+const ONE = (): number => 1;
 
 /** A lookup's own failure, told apart from the abort that forgetting an entry gives a read in flight. */
 class LookupFailure extends Error {
@@ -33,7 +34,10 @@ export class LookupCache<V extends object> {
   ) {
     this.#onInvalidate = options.onInvalidate;
     this.#cache = new LRUCache<string, V | typeof MISSING>({
-      max: options.max ?? 50_000,
+      // bounded by entries as `max` would, but grown as entries come: `max` allocates room for all
+      // 50,000 when the cache is made (about 1.3 MiB and milliseconds each; a gateway has a dozen)
+      maxSize: options.max ?? 50_000,
+      sizeCalculation: ONE,
       ttl: Math.max(1, options.ttlMs),
       fetchMethod: async (id) => {
         try {

@@ -10,7 +10,7 @@ export class TtlCache<V extends object> {
   private readonly cache: LRUCache<string, V>;
 
   constructor(max = 10_000) {
-    this.cache = new LRUCache<string, V>(entryBound(max));
+    this.cache = new LRUCache<string, V>(entryBound(max, 'TtlCache max'));
   }
 
   get(key: string): V | undefined {

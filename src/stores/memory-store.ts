@@ -27,7 +27,7 @@ export class MemoryStore implements Store {
   constructor(options: MemoryStoreOptions = {}) {
     const { now } = options;
     this.#cache = new LRUCache({
-      ...entryBound(options.maxKeys ?? 100_000),
+      ...entryBound(options.maxKeys ?? 100_000, 'MemoryStore maxKeys'),
       ...(now && {
         // lru-cache takes a start time of 0 to mean "no TTL" (so a clock starting at 0 is shifted by
         // 1 ms), and by default reuses one reading of the clock for 1 ms of real time, which would hide

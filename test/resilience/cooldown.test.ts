@@ -151,7 +151,8 @@ describe('recovery', () => {
 
   it('cools a half-open deployment again when its trial fails', async () => {
     mock.setBehavior('/a', { status: 503 });
-    // a cooldown the three calls after the trial stay well within, on a loaded machine too
+    // a cooldown that the two calls after the trial (the first of the three) stay well within, on a
+    // loaded machine too
     const { router, cooldowns } = recordingRouter([deployment(mock, 'a'), deployment(mock, 'b')], {
       cooldown_time: 0.25,
       allowed_fails: 0,

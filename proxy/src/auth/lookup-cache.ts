@@ -35,7 +35,7 @@ export class LookupCache<V extends object> {
     this.#onInvalidate = options.onInvalidate;
     this.#cache = new LRUCache<string, V | typeof MISSING>({
       // bounded by entries as `max` would, but grown as entries come: `max` allocates room for all
-      // 50,000 when the cache is made (about 1.3 MiB and milliseconds each; a gateway has a dozen)
+      // 50,000 when the cache is made (about 1.3 MiB and milliseconds for each cache)
       maxSize: options.max ?? 50_000,
       sizeCalculation: ONE,
       ttl: Math.max(1, options.ttlMs),

@@ -1,7 +1,8 @@
 import { ConfigError } from '@svc/router';
 import { quoteIdentifier } from './sql-identifier.js';
 
-// a plain identifier keeps quoting trivial and the name safe to put in a connection's startup options
+// a plain identifier is safe to put in a connection's startup options, and never cut short (PostgreSQL
+// keeps 63 characters of a name)
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**

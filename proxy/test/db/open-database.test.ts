@@ -48,6 +48,13 @@ describe.each(engines)('a database ($name)', (engine) => {
 });
 
 describe('the embedded database', () => {
+  it('refuses a schema name that is not a plain identifier, on the calling thread', async () => {
+    // the worker thread quotes whatever it is given: this check is the only one
+    const opening = openDatabase({ schema: 'a; DROP TABLE x' });
+    await expect(opening).rejects.toBeInstanceOf(ConfigError);
+    await expect(opening).rejects.toThrow(/schema/);
+  });
+
   it('persists in its data directory, created when missing, across a reopen', async () => {
     const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
     const dataDir = join(root, 'nested', '.svc-router');

@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 // every start (a second from the TypeScript sources) and the library's heap in the thread.
 
 const DB = resolve(import.meta.dirname, '../../src/db');
-// value imports only: `import type` is erased from the compiled thread
-const VALUE_IMPORT = /^import\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm;
+// what loads a module: `import ... from`, `export ... from`, a bare `import 'x'` and `import('x')`;
+// `import type` and `export type` are erased from the compiled thread
+const VALUE_IMPORT =
+  /(?:^(?:import|export)\s+(?!type\b)[^'"]*?from\s+|^import\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/gm;
 
 /** Every module the worker's entry loads, followed through relative imports: path → its bare imports. */
 function workerGraph(entry: string): Map<string, string[]> {

@@ -211,7 +211,9 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
     expect(row.cost).toBeCloseTo(prompt * INPUT + completion * OUTPUT, 12);
     // cancelled by the proxy, the attempt says nothing about the deployment: the count is as it was
     // or, when a minute ended between the two reads, what came since is none
-    const failuresAfter = await eastFailures(t);
+    let failuresAfter = await eastFailures(t);
+    // a read across a minute's end may have counted either minute: the next is within one
+    if (failuresAfter.minutes[0] !== failuresAfter.minutes[1]) failuresAfter = await eastFailures(t);
     const oneMinute = new Set([...failuresBefore.minutes, ...failuresAfter.minutes]).size === 1;
     expect(failuresAfter.failures).toBe(oneMinute ? failuresBefore.failures : 0);
   });

@@ -4,7 +4,11 @@ import type { Store, StoreWriteOptions } from './store.js';
 
 /** Options of the in-memory store. */
 export interface MemoryStoreOptions {
-  /** Most keys kept; the least recently used go first. @default 100_000 */
+  /**
+   * Most keys kept; the least recently used go first. A whole number of at least 1 (else the
+   * constructor throws a RangeError naming it). Storage grows with the keys held, not to this bound.
+   * @default 100_000
+   */
   maxKeys?: number;
   /**
    * The clock TTLs are measured with, in milliseconds (only differences matter). Tests inject a fake

@@ -14,6 +14,11 @@ describe('MemoryStore', () => {
     expect(store.getMany(['a', 'b', 'c'])).toEqual([1, undefined, 3]);
   });
 
+  it('refuses a maxKeys that is not a whole number of at least 1, naming it', () => {
+    expect(() => new MemoryStore({ maxKeys: 0 })).toThrow(RangeError);
+    expect(() => new MemoryStore({ maxKeys: 2.5 })).toThrow(/^MemoryStore maxKeys: /);
+  });
+
   it('returns the object it was given, not a copy (values are read-only)', () => {
     const store = new MemoryStore();
     const value = { n: 1 };

@@ -113,6 +113,7 @@ describe('what a stream holds while it is read', () => {
       expect(spans.getFinishedSpans().filter((span) => span.name.endsWith(' m'))).toHaveLength(settledOnce);
       const records = router.metrics().call_records.map((queue) => queue.pending + queue.delivered);
       expect(records).toEqual(settledOnce === 0 ? [] : [1]);
+      await router.close();
     },
   );
 

@@ -14,9 +14,19 @@ export { deployment, USER };
 /** Always picks the first available candidate: makes "which deployment is tried first" deterministic. */
 export const firstChoice = () => 0;
 
-/** A router whose events are recorded. */
+/**
+ * A clock running at the wall clock's pace from the start of a minute: the failure counts behind
+ * `allowed_fails` are per wall-clock minute, and a test that crossed into the next one would see
+ * them start again at zero.
+ */
+export function minuteStartClock(): () => number {
+  const shift = Date.now() % 60_000;
+  return () => Date.now() - shift;
+}
+
+/** A router whose events are recorded, on a clock that starts a minute (`minuteStartClock`). */
 export function recordingRouter(list: DeploymentConfig[], settings: RouterSettings = {}) {
-  const router = new RouterClass(list, settings, { random: firstChoice });
+  const router = new RouterClass(list, settings, { random: firstChoice, now: minuteStartClock() });
   const cooldowns: CooldownEvent[] = [];
   const fallbacks: FallbackEvent[] = [];
   router.on('cooldown', (e) => cooldowns.push(e));

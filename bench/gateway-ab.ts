@@ -2,11 +2,16 @@
 // call in several checkouts (or settings) side by side. Each tree (a checkout of this repository, built)
 // runs its bench/proxy-server.ts on core 0 (spend on Postgres, BENCH_DATABASE_URL or the local one;
 // `@NAME=value` adds an environment variable to that tree's server, e.g. `.@BENCH_LOG_LEVEL=warn`), all
-// of them up at once; the upstream and autocannon on core 1. After a warm-up of each, BENCH_ROUNDS rounds
-// (default 5) load each server in turn for BENCH_SECONDS (default 4), the order reversed every other
-// round, so that the machine's drift falls on all alike. Prints each tree's CPU µs per call (median, and
-// every round) and req/s. Options: --mode plain|streaming (default plain), --conns N (default 10),
-// --jwt (a team token instead of the virtual key).
+// of them up at once; the upstream and autocannon on core 1. Each tree is started `--starts` times (default
+// 2): two processes of the same tree differ by up to about 10% in CPU per call here (four of one tree
+// measured 130 to 144 µs a plain call, taking turns in one run), so one process per tree cannot
+// tell a change of that size from the luck of a start. After a warm-up of each server
+// (BENCH_WARMUP_SECONDS, default 2), BENCH_ROUNDS rounds (default 5) load each server in turn for
+// BENCH_SECONDS (default 4), the order reversed every other round, so that the machine's drift falls on
+// all alike; a server's first round often runs 10 to 30% above its others (a 6 s warm-up did not change
+// that), which the median leaves out. Prints each tree's CPU µs per call (the median over all its
+// processes' rounds, and each process's median and rounds) and req/s. Options: --mode plain|streaming
+// (default plain), --conns N (default 10), --jwt (a team token instead of the virtual key), --starts N.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { firstLine, spawnScript } from './lib/child.js';
@@ -20,11 +25,16 @@ const { values, positionals } = parseArgs({
     mode: { type: 'string', default: 'plain' },
     conns: { type: 'string', default: '10' },
     jwt: { type: 'boolean', default: false },
+    starts: { type: 'string', default: '2' },
   },
 });
 const mode = values.mode as ChatMode;
 const connections = Number(values.conns);
+const starts = Number(values.starts);
+if (!Number.isInteger(starts) || starts < 1)
+  throw new Error(`--starts must be a whole number >= 1, got ${values.starts}`);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const specs = positionals.length > 0 ? positionals : ['.'];
@@ -60,8 +70,9 @@ const upstream = spawnScript('fast-upstream.ts', [], { cpu: 1 });
 const servers: Server[] = [];
 try {
   const upstreamUrl = await firstLine(upstream);
-  for (const spec of specs) servers.push(await startServer(spec, upstreamUrl));
-  for (const server of servers) await loadTarget(server.target, mode, connections, 2); // warm-up
+  for (let start = 0; start < starts; start++)
+    for (const spec of specs) servers.push(await startServer(spec, upstreamUrl));
+  for (const server of servers) await loadTarget(server.target, mode, connections, WARMUP_SECONDS);
   for (let round = 0; round < ROUNDS; round++) {
     for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
       const run = await loadTarget(server.target, mode, connections, SECONDS);
@@ -71,13 +82,18 @@ try {
   }
   console.log(
     `${mode} calls, ${connections} connections${values.jwt ? ', team JWT' : ', virtual key'}: ` +
-      `gateway CPU µs per call, ${ROUNDS} interleaved rounds of ${SECONDS} s`,
+      `gateway CPU µs per call, ${starts} process(es) per tree, ${ROUNDS} interleaved rounds of ${SECONDS} s`,
   );
-  console.log('| tree | CPU/call (median) | each round | req/s (median) |');
+  console.log('| tree | CPU/call (median) | each process (median; its rounds) | req/s (median) |');
   console.log('|---|---:|---|---:|');
-  for (const s of servers) {
-    const rounds = s.cpuUs.map((c) => c.toFixed(0)).join(' ');
-    console.log(`| ${s.spec} | ${median(s.cpuUs).toFixed(1)} | ${rounds} | ${median(s.rps).toFixed(0)} |`);
+  for (const spec of specs) {
+    const mine = servers.filter((s) => s.spec === spec);
+    const processes = mine
+      .map((s) => `${median(s.cpuUs).toFixed(1)} (${s.cpuUs.map((c) => c.toFixed(0)).join(' ')})`)
+      .join(', ');
+    const cpu = median(mine.flatMap((s) => s.cpuUs));
+    const rps = median(mine.flatMap((s) => s.rps));
+    console.log(`| ${spec} | ${cpu.toFixed(1)} | ${processes} | ${rps.toFixed(0)} |`);
   }
 } finally {
   for (const server of servers) await server.stop();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../../test/support/tcp-faults.js';
 import { eventually, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
+import { clearOfMinuteEnd } from './minute-window.js';
 import { type CutProxy, startCutProxy } from './tcp-cut-proxy.js';
 
 type LogLine = { level: number; msg: string };
@@ -14,16 +15,6 @@ async function proxyOnRedis(redisUrl: string, lines: LogLine[]): Promise<TestPro
     general_settings: { log_level: 'info' },
     logStream: { write: (line) => void lines.push(JSON.parse(line)) },
   });
-}
-
-/**
- * Rate limits count per wall-clock minute (proxy/src/limits/rate-limits.ts): a scenario that counts
- * across several calls must not straddle a minute's end, where every count starts again from 0.
- * Waits for the next minute when less than `ms` is left of this one (one run in twelve, at most 5 s).
- */
-async function clearOfMinuteEnd(ms = 5_000): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < ms) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 const outages = (lines: LogLine[]) => lines.filter((l) => l.msg.startsWith('shared store failed'));
@@ -45,7 +36,7 @@ describe('rate limits while Redis is unreachable', () => {
 
     it('serves a key with rpm_limit, keeps the limit in memory, and logs the outage once', async () => {
       const { headers } = await newKey({ rpm_limit: 2 });
-      await clearOfMinuteEnd();
+      await clearOfMinuteEnd(5_000);
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await chat(headers)).status);
       expect(statuses).toEqual([200, 200, 429]);
@@ -74,7 +65,7 @@ describe('rate limits while Redis is unreachable', () => {
     it('counts in memory during the outage, logs it and the recovery once each, then counts in Redis again', async () => {
       const limited = await newKey({ rpm_limit: 3 });
       const unlimited = await newKey();
-      await clearOfMinuteEnd();
+      await clearOfMinuteEnd(5_000);
       expect((await chat(limited.headers)).status).toBe(200); // counted in Redis: 1
 
       cut.cut();

@@ -1,6 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestProxy, type TestProxy } from './harness.js';
+import { clearOfMinuteEnd } from './minute-window.js';
 
 // One inject() test per route: status and body as docs/proxy.md pins them.
 describe('proxy routes', () => {
@@ -304,6 +305,7 @@ describe('proxy routes', () => {
   });
 
   it('a key over its rpm_limit gets 429 with retry-after', async () => {
+    await clearOfMinuteEnd();
     const { body } = await generate({ rpm_limit: 1 });
     const headers = { authorization: `Bearer ${body.key}`, ...json };
     expect(

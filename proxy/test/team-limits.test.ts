@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockDeployment, startTestProxy, type TestProxy } from './harness.js';
 import { client } from './management/client.js';
+import { clearOfMinuteEnd } from './minute-window.js';
 
 const CALL_COST = 10 * 0.000001 + 5 * 0.000002; // prompt and completion tokens at the harness prices
 
@@ -34,6 +35,7 @@ describe("a team's budget, limits and models apply to every key of the team", ()
   });
 
   it("counts a team's rpm_limit across its keys and answers 429 naming the team", async () => {
+    await clearOfMinuteEnd();
     await post('/team/new', { team_id: 'metered', rpm_limit: 2 });
     const first = await newKey({ team_id: 'metered' });
     const second = await newKey({ team_id: 'metered' });

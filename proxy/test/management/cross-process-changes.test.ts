@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningProxy, startProxy } from '../../src/index.js';
 import { closeTestDatabases, engines } from '../db-engines.js';
 import { MASTER_KEY, mockDeployment } from '../harness.js';
+import { clearOfMinuteEnd } from '../minute-window.js';
 
 const admin = { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' };
 
@@ -84,6 +85,7 @@ describe.each(engines)('a change made in one proxy process, seen by another ($na
   });
 
   it('an updated rpm_limit is enforced by the other process within a second', async () => {
+    await clearOfMinuteEnd();
     const key = await newKey();
     expect((await chat(b, key)).status).toBe(200);
     await call(a, '/key/update', { key, rpm_limit: 1 }, admin);

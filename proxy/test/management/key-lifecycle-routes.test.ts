@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, eventually, startTestProxy, type TestProxy } from '../harness.js';
+import { clearOfMinuteEnd } from '../minute-window.js';
 import { client } from './client.js';
 
 describe.each(ENGINES)('key lifecycle routes (%s)', (engine) => {
@@ -49,6 +50,7 @@ describe.each(ENGINES)('key lifecycle routes (%s)', (engine) => {
     });
 
     it('enforces an updated rpm_limit on the next call of a cached key', async () => {
+      await clearOfMinuteEnd();
       const { key, headers } = await newKey();
       expect((await chat(headers)).status).toBe(200); // cached without a limit
       expect((await post('/key/update', { key, rpm_limit: 1 })).body.rpm_limit).toBe(1);

@@ -1,12 +1,12 @@
 // What a spend row costs to write, on embedded PGlite (its worker thread) and on Postgres.
-// Isolation: `writeSpendBatch` called back to back with batches of 1, 20 and 200 rows; per row, the
-// wall time and this process's CPU (process.cpuUsage counts the PGlite worker thread), and on a local
-// Postgres the server's own CPU beside it (every `postgres` process, from /proc: the backends and the
-// server's writers), so that the two engines compare at what a row costs the machine. Under load: a
-// SpendWriter fed `BENCH_SPEND_RATE` rows/s (default 3000, a busy gateway) for `BENCH_SPEND_SECONDS`
-// (default 4), batched as the proxy batches (1000 rows on PGlite, 200 on Postgres), while the table
-// already holds the rows written so far; per row, the process CPU over the run less the CPU its 1 ms
-// feeding ticks cost alone, and the server's.
+// Isolation: `writeSpendBatch` called back to back with batches of 1, 20, 200 and 1000 rows (or
+// BENCH_SPEND_BATCHES); per row, the wall time and this process's CPU (process.cpuUsage counts the
+// PGlite worker thread), and on a local Postgres the server's own CPU beside it (every `postgres`
+// process, from /proc: the backends and the server's writers), so that the two engines compare at what
+// a row costs the machine. Under load: a SpendWriter fed `BENCH_SPEND_RATE` rows/s (default 3000, a
+// busy gateway) for `BENCH_SPEND_SECONDS` (default 4), batched as the proxy batches (1000 rows;
+// BENCH_SPEND_WRITER_BATCH sets another), while the table already holds the rows written so far; per
+// row, the process CPU over the run less the CPU its 1 ms feeding ticks cost alone, and the server's.
 // Prints a markdown table and, last, a JSON line (what bench/all.ts reads).
 // Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; `none` skips Postgres).
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,7 @@ import type { Database } from '../proxy/src/db/database.js';
 import { migrate } from '../proxy/src/db/migrate.js';
 import { openDatabase } from '../proxy/src/db/open-database.js';
 import { type SpendLogRow, writeSpendBatch } from '../proxy/src/db/spend-repo.js';
-import { SpendWriter } from '../proxy/src/spend/spend-writer.js';
+import { SPEND_BATCH_ROWS, SpendWriter } from '../proxy/src/spend/spend-writer.js';
 import { cpuSince, processesCpu } from './lib/proc-cpu.js';
 
 export interface SpendFigures {
@@ -111,8 +111,8 @@ async function isolated(db: Database, batch: number): Promise<SpendFigures['isol
 }
 
 async function loaded(db: Database): Promise<SpendFigures['loaded']> {
-  // the proxy's batch size for the engine (start-proxy.ts), unless BENCH_SPEND_WRITER_BATCH sets one
-  const batch = WRITER_BATCH ?? (db.engine === 'pglite' ? 1000 : 200);
+  // the proxy's batch size (SpendWriter's default), unless BENCH_SPEND_WRITER_BATCH sets one
+  const batch = WRITER_BATCH ?? SPEND_BATCH_ROWS;
   const writer = new SpendWriter(db, { batchSize: batch });
   const total = Math.round(RATE * SECONDS);
   const server = serverMeter(db.engine);

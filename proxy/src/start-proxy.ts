@@ -179,9 +179,6 @@ async function serve(
   const now = Date.now;
   const spend = new SpendWriter(db, {
     flushIntervalMs: settings.spendFlushIntervalMs,
-    // a batch costs the embedded database about a millisecond whatever its size (planning, commit):
-    // larger batches there; on Postgres, writers of several processes lock owner rows per batch
-    batchSize: db.engine === 'pglite' ? 1000 : 200,
     onError: options.log ?? ((message) => options.logger.warn(message)),
   });
   const calls = new OpenCalls();

@@ -88,6 +88,20 @@ describe.each(engines)('SpendWriter ($name)', (engine) => {
     await expect.poll(() => storedFor(db, key_hash).then((s) => s.rows)).toBe(5);
   });
 
+  it('writes 1000 rows a batch unless told otherwise: 999 pending wait for the interval', async () => {
+    const { db: counted, transactions } = counting(db);
+    const { key_hash, rows } = await keyAndRows(db, 1000);
+    const w = writer(counted, { flushIntervalMs: 60_000 });
+
+    for (const row of rows.slice(0, 999)) w.add(row);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(transactions()).toBe(0);
+
+    w.add(rows[999]!);
+    await expect.poll(() => storedFor(db, key_hash).then((s) => s.rows)).toBe(1000);
+    expect(transactions()).toBe(1);
+  });
+
   it('leaves rows that came in during a write for the interval unless they fill a batch', async () => {
     const { db: counted, transactions } = counting(db);
     const { rows } = await keyAndRows(db, 5);

@@ -61,14 +61,27 @@ const OWNERS = [
 ] as const;
 
 // Every writer locks the owner rows it will charge in one order (table by table, ids sorted) before
-// charging them: two processes flushing batches that share keys or teams never deadlock.
-const LOCK_OWNERS = `WITH ids AS (
-  SELECT ${OWNERS.map(([, , log]) => `${field(log)} AS ${log}`).join(', ')} FROM jsonb_array_elements($1::jsonb) AS r
-)
-SELECT ${OWNERS.map(
-  ([table, id, log]) =>
-    `(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${id} IN (SELECT ${log} FROM ids) ORDER BY ${id} FOR UPDATE) l)`,
+// charging them: two processes flushing batches that share keys or teams never deadlock. The ids come
+// as one short list per owner kind (`ownerIds`), not the batch: the server would parse a batch's JSON
+// twice, about 5 ms a batch of 1000 rows.
+const LOCK_OWNERS = `SELECT ${OWNERS.map(
+  ([table, id], i) =>
+    `(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${id} = ANY($${i + 1}::text[]) ORDER BY ${id} FOR UPDATE) l)`,
 ).join(',\n  ')}`;
+
+const OWNER_POSITIONS = OWNERS.map(([, , log]) => SPEND_COLUMNS.indexOf(log));
+
+/** The distinct ids each owner kind of `OWNERS` has in the batch's stored rows, in `OWNERS` order. */
+function ownerIds(values: readonly unknown[][]): string[][] {
+  return OWNER_POSITIONS.map((position) => {
+    const ids = new Set<string>();
+    for (const stored of values) {
+      const id = stored[position];
+      if (typeof id === 'string') ids.add(id);
+    }
+    return [...ids];
+  });
+}
 
 // The embedded engine's batch arrives by COPY into this session's staging table (times as epoch ms,
 // as in the JSON batch), emptied at each commit; the same statement then reads the rows from it.
@@ -136,7 +149,7 @@ export async function writeSpendBatch(
   }
   const json = JSON.stringify(values);
   return db.transaction(async (tx) => {
-    if (db.engine !== 'pglite') await tx.query(LOCK_OWNERS, [json]);
+    if (db.engine !== 'pglite') await tx.query(LOCK_OWNERS, ownerIds(values));
     const { rows: result } = await tx.query<{ inserted: number }>(WRITE_BATCH, [json]);
     return { inserted: result[0]?.inserted ?? 0 };
   });

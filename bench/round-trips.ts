@@ -18,8 +18,8 @@ const statements = new Map<string, number>();
 const kindOf = (sql: string) => {
   const text = sql.replace(/\s+/g, ' ').trim();
   if (/^SELECT name, version FROM svc_settings/.test(text)) return 'settings poll';
-  // the batch's owner-row lock reads its rows with jsonb_array_elements too
-  if (/svc_spend_logs|jsonb_array_elements/.test(text)) return 'spend flush';
+  // a spend batch: its insert, and the lock on its owner rows before it (spend-repo.ts, LOCK_OWNERS)
+  if (/svc_spend_logs|FOR UPDATE\) l\)/.test(text)) return 'spend flush';
   if (/^(BEGIN|COMMIT|ROLLBACK)/.test(text)) return 'transaction control';
   if (/FROM svc_keys/.test(text)) return 'key lookup';
   if (/FROM svc_teams/.test(text)) return 'team lookup';

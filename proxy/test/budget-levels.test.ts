@@ -116,6 +116,17 @@ describe.each(ENGINES)('max_budget at every level (%s)', (engine) => {
     expect((await chat(undefined, { user: unique('other') })).status).toBe(200);
   });
 
+  it('serves a call naming an end user longer than any customer id, its row keeping 1024 characters', async () => {
+    const key = await newKey();
+    const user = `${unique('long')}${'u'.repeat(100_000)}`;
+
+    expect((await chat(key.headers, { user })).status).toBe(200);
+    await eventually(async () => {
+      const { body } = await get(`/spend/logs?key=${key.keyHash}`);
+      expect(body).toEqual([expect.objectContaining({ end_user: user.slice(0, 1024), status: 'success' })]);
+    });
+  });
+
   it("charges a customer's calls to the customer's spend", async () => {
     const customer = unique('cust');
     await post('/customer/new', { user_id: customer, max_budget: 10 });

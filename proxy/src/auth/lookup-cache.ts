@@ -22,17 +22,24 @@ const READS = 3;
 export class LookupCache<V extends object> {
   readonly #cache: LRUCache<string, V | typeof MISSING>;
   readonly #onInvalidate: ((id: string) => void) | undefined;
+  readonly #maxIdLength: number;
 
   constructor(
     lookup: (id: string) => Promise<V | undefined>,
     options: {
       ttlMs: number;
       max?: number;
+      /**
+       * The longest id a record can have: a longer one (caller input) is answered as having none, with
+       * no lookup and nothing kept, so that megabyte ids cannot fill the cache.
+       */
+      maxIdLength?: number;
       /** Told of every `invalidate` (a record changed here): how other processes hear of it. */
       onInvalidate?: (id: string) => void;
     },
   ) {
     this.#onInvalidate = options.onInvalidate;
+    this.#maxIdLength = options.maxIdLength ?? Number.POSITIVE_INFINITY;
     this.#cache = new LRUCache<string, V | typeof MISSING>({
       // bounded by entries as `max` would, but grown as entries come: `max` allocates room for all
       // 50,000 when the cache is made (about 1.3 MiB and milliseconds for each cache)
@@ -55,6 +62,7 @@ export class LookupCache<V extends object> {
    * with what holds after the change instead of failing the request.
    */
   async get(id: string): Promise<V | undefined> {
+    if (id.length > this.#maxIdLength) return undefined;
     for (let read = 1; ; read++) {
       try {
         const entry = await this.#cache.fetch(id);

@@ -86,12 +86,22 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // what text needs a second look for: a NUL, or any surrogate (a pair is fine; the repair tells)
 const SUSPECT = /[\0\uD800-\uDFFF]/;
 
+/**
+ * The longest text a row stores in one field; longer text keeps its start. Some fields are caller
+ * input of any length (the request's `user`, the model asked for): a batch of rows holding megabytes
+ * each would pass what Postgres takes in one statement (256 MB of jsonb) and fail whole, again and
+ * again, holding back every row behind it. Longer than an owner's id may be (`MAX_OWNER_ID_LENGTH`),
+ * so a cut value never names another owner.
+ */
+export const MAX_STORED_TEXT_LENGTH = 1024;
+
 // text Postgres cannot store (NUL, half a surrogate pair: an end user's name is caller input) is
-// repaired; the common text, with neither, is taken as it is (11 fields a row: 0.15 µs a row instead
-// of the two replaces' 0.4)
+// repaired, after the cut (which may halve a pair); the common text, with neither, is taken as it is
+// (11 fields a row: 0.15 µs a row instead of the two replaces' 0.4)
 const text = (value: string | null | undefined): string | null => {
   if (value == null) return null;
-  const s = String(value);
+  let s = String(value);
+  if (s.length > MAX_STORED_TEXT_LENGTH) s = s.slice(0, MAX_STORED_TEXT_LENGTH);
   return SUSPECT.test(s) ? s.replaceAll('\0', '').replace(LONE_SURROGATE, '\uFFFD') : s;
 };
 
@@ -119,7 +129,8 @@ const tagsOf = (tags: readonly string[] | null | undefined): string[] | null => 
  * as arrays is half the bytes of one sent as objects, and the database reads each field by position).
  * Whatever a caller passes, a row can never make a batch fail (which would hold back every row behind
  * it): counts are rounded and clamped, a cost that is not a finite number is 0, an unknown status is
- * `failure`, an invalid time is replaced by the other one (or now). Times are epoch milliseconds.
+ * `failure`, an invalid time is replaced by the other one (or now), text keeps its first
+ * `MAX_STORED_TEXT_LENGTH` characters. Times are epoch milliseconds.
  */
 export function storedValues(row: SpendLogRow): unknown[] {
   const start = isValidDate(row.start_time) ? row.start_time : undefined;

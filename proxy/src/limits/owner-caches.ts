@@ -2,6 +2,7 @@ import { LookupCache } from '../auth/lookup-cache.js';
 import { getCustomer } from '../db/customers-repo.js';
 import type { Queryable } from '../db/database.js';
 import { getOrganization } from '../db/organizations-repo.js';
+import { MAX_OWNER_ID_LENGTH } from '../db/owner-id.js';
 import { getUser } from '../db/users-repo.js';
 import type { BudgetStatus } from './limited-owner.js';
 
@@ -27,14 +28,22 @@ export class OwnerCaches {
       budgetResetAt: row.budget_reset_at,
       blocked: row.blocked ?? false,
     });
-    const cache = (read: (id: string) => Promise<Parameters<typeof status>[0] | undefined>) =>
-      new LookupCache<BudgetStatus>(async (id) => {
-        const row = await read(id);
-        return row && status(row);
-      }, options);
+    const cache = (
+      read: (id: string) => Promise<Parameters<typeof status>[0] | undefined>,
+      maxIdLength?: number,
+    ) =>
+      new LookupCache<BudgetStatus>(
+        async (id) => {
+          const row = await read(id);
+          return row && status(row);
+        },
+        { ...options, maxIdLength },
+      );
     this.users = cache((id) => getUser(db, id));
     this.organizations = cache((id) => getOrganization(db, id));
-    this.customers = cache((id) => getCustomer(db, id));
+    // the request's `user` names the customer: caller input of any length, and no customer's id is
+    // longer than the management API lets one be made with
+    this.customers = cache((id) => getCustomer(db, id), MAX_OWNER_ID_LENGTH);
   }
 
   /** Forgets every entry (something changed in another process, or a management route ran here). */

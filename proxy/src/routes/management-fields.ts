@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireAdmin } from '../auth/authenticate.js';
 import { DURATION_FORMAT, DURATION_PATTERN, durationMs } from '../auth/duration.js';
+import { MAX_OWNER_ID_LENGTH } from '../db/owner-id.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { actorOf } from './audit-trail.js';
 import { int4, storableJsonObject, storableText } from './storable-fields.js';
@@ -10,8 +11,8 @@ import { int4, storableJsonObject, storableText } from './storable-fields.js';
 // Every field of a management request is one of these, so what the database cannot store is refused
 // with a 400 naming the field (storable-fields.ts), in one place for every route.
 
-/** An id or alias in a management body: trimmed, 1 to 256 characters. */
-export const idField = storableText.trim().min(1).max(256);
+/** An id or alias in a management body: trimmed, 1 to 256 characters (`MAX_OWNER_ID_LENGTH`). */
+export const idField = storableText.trim().min(1).max(MAX_OWNER_ID_LENGTH);
 
 /** A value matched exactly as given (a JWT claim, a query filter): not trimmed, at least one character. */
 export const exactText = (max: number) => storableText.min(1).max(max);

@@ -15,4 +15,21 @@ describe('LookupCache', () => {
     // 'b' was the least recently read when 'c' came in, so it alone was dropped
     expect(lookups).toEqual(['a', 'b', 'c', 'b']);
   });
+
+  it('answers an id longer than maxIdLength as having no record, without a lookup or an entry', async () => {
+    const lookups: string[] = [];
+    const cache = new LookupCache(
+      async (id) => {
+        lookups.push(id);
+        return { id };
+      },
+      { ttlMs: 60_000, max: 1, maxIdLength: 3 },
+    );
+    await cache.get('abc');
+
+    expect(await cache.get('abcd')).toBeUndefined();
+    // 'abc' is still the one entry: the long id took no room
+    expect(await cache.get('abc')).toEqual({ id: 'abc' });
+    expect(lookups).toEqual(['abc']);
+  });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { findKeyByHash, insertKey } from '../../src/db/keys-repo.js';
 import { migrate } from '../../src/db/migrate.js';
+import { MAX_STORED_TEXT_LENGTH } from '../../src/db/spend-log-row.js';
 import { querySpendLogs, spendReport, writeSpendBatch } from '../../src/db/spend-repo.js';
 import { closeTestDatabases, engines, openMigrated } from '../db-engines.js';
 import { newKeyHash, seedOwners, spendOf, spendRow, uid } from './spend-rows.js';
@@ -171,6 +172,29 @@ describe.each(engines)('spend repository ($name)', (engine) => {
       end_user: 'half\uFFFD',
       error_code: '\uFFFDend',
     });
+  });
+
+  it('stores the first 1024 characters of text longer than that, a pair cut in half repaired', async () => {
+    const row = spendRow({
+      key_hash: newKeyHash(),
+      end_user: 'u'.repeat(300_000),
+      model_group: `${'m'.repeat(1023)}👋`,
+    });
+
+    await writeSpendBatch(db, [row]);
+
+    const [stored] = await querySpendLogs(db, { key_hash: row.key_hash! });
+    expect(stored?.end_user).toBe('u'.repeat(MAX_STORED_TEXT_LENGTH));
+    expect(stored?.model_group).toBe(`${'m'.repeat(1023)}\uFFFD`);
+  });
+
+  it('writes a batch of 1000 rows whose end user is 300,000 characters each', async () => {
+    // 300 MB as sent: past the 256 MB of jsonb one Postgres statement takes
+    const key_hash = newKeyHash();
+    const end_user = 'u'.repeat(300_000);
+    const rows = Array.from({ length: 1000 }, () => spendRow({ key_hash, end_user }));
+
+    expect(await writeSpendBatch(db, rows)).toEqual({ inserted: 1000 });
   });
 
   it('stores text holding whole surrogate pairs (an emoji) unchanged', async () => {

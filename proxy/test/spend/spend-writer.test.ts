@@ -161,17 +161,26 @@ describe.each(engines)('SpendWriter ($name)', (engine) => {
     expect(await storedFor(db, key_hash)).toEqual({ rows: 2, spend: 3 });
   });
 
-  it('sets aside a row the database refuses and writes the others', async () => {
-    await db.query(`CREATE FUNCTION svc_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+  /** Rows whose call id starts with `refused-` fail with a data exception, `too-large-` with 54000. */
+  async function refuseMarkedRows(): Promise<void> {
+    await db.query(`CREATE OR REPLACE FUNCTION svc_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.call_id LIKE 'refused-%' THEN RAISE EXCEPTION 'refused' USING ERRCODE = '22023'; END IF;
+  IF NEW.call_id LIKE 'too-large-%' THEN RAISE EXCEPTION 'too large' USING ERRCODE = '54000'; END IF;
   RETURN NEW;
 END $$`);
     await db.query(
-      'CREATE TRIGGER svc_test_refuse BEFORE INSERT ON svc_spend_logs FOR EACH ROW EXECUTE FUNCTION svc_test_refuse()',
+      'CREATE OR REPLACE TRIGGER svc_test_refuse BEFORE INSERT ON svc_spend_logs FOR EACH ROW EXECUTE FUNCTION svc_test_refuse()',
     );
+  }
+
+  it.each([
+    ['a data exception', 'refused'],
+    ['a program limit exceeded (54000)', 'too-large'],
+  ])('sets aside a row the database refuses with %s and writes the others', async (_, prefix) => {
+    await refuseMarkedRows();
     const { key_hash, rows } = await keyAndRows(db, 4);
-    rows[1] = { ...rows[1]!, call_id: uid('refused') };
+    rows[1] = { ...rows[1]!, call_id: uid(prefix) };
     const errors: string[] = [];
     const w = writer(db, { flushIntervalMs: 60_000, onError: (m) => errors.push(m) });
 
@@ -181,6 +190,22 @@ END $$`);
     expect(await storedFor(db, key_hash)).toEqual({ rows: 3, spend: 1 + 3 + 4 });
     expect(w.stats()).toMatchObject({ pending: 0, written: 3, rejected: 1 });
     expect(errors).toContainEqual(expect.stringMatching(/refused 1 rows/));
+  });
+
+  it('finds a refused row by halving its batch: 13 writes for a batch of 64, not one per row', async () => {
+    await refuseMarkedRows();
+    const { db: counted, transactions } = counting(db);
+    const { key_hash, rows, total } = await keyAndRows(db, 64);
+    rows[37] = { ...rows[37]!, call_id: uid('refused') };
+    const w = writer(counted, { flushIntervalMs: 60_000, batchSize: 64, onError: () => {} });
+
+    for (const row of rows) w.add(row);
+    await w.flush();
+
+    // the whole batch, then at each of 6 halvings the half that is written and the half that fails
+    expect(transactions()).toBe(13);
+    expect(await storedFor(db, key_hash)).toEqual({ rows: 63, spend: total - 38 });
+    expect(w.stats()).toMatchObject({ pending: 0, written: 63, rejected: 1 });
   });
 });
 

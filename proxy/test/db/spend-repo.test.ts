@@ -312,4 +312,38 @@ describe.each(engines)('spend repository ($name)', (engine) => {
 
     for (const key_hash of keys) expect((await findKeyByHash(a, key_hash))?.spend).toBe(20);
   });
+
+  it('lets two writers charge the same users, teams, organizations and customers at once, in any order', async () => {
+    const [a, b] = await engine.openTwo();
+    await migrate(a);
+    const owners = [0, 1, 2].map(() => ({
+      user_id: uid('user'),
+      team_id: uid('team'),
+      organization_id: uid('org'),
+      end_user: uid('customer'),
+    }));
+    for (const ids of owners) {
+      await seedOwners(a, ids);
+      await a.query('INSERT INTO svc_customers (user_id) VALUES ($1)', [ids.end_user]);
+    }
+    const batchFor = (order: typeof owners) => order.map((ids) => spendRow({ ...ids, cost: 1 }));
+
+    await Promise.all(
+      Array.from({ length: 10 }, () => [
+        writeSpendBatch(a, batchFor(owners)),
+        writeSpendBatch(b, batchFor([...owners].reverse())),
+      ]).flat(),
+    );
+
+    for (const ids of owners) {
+      expect(await spendOf(a, 'user', ids.user_id)).toBe(20);
+      expect(await spendOf(a, 'team', ids.team_id)).toBe(20);
+      expect(await spendOf(a, 'organization', ids.organization_id)).toBe(20);
+      const { rows } = await a.query<{ spend: number }>(
+        'SELECT spend FROM svc_customers WHERE user_id = $1',
+        [ids.end_user],
+      );
+      expect(rows[0]?.spend).toBe(20);
+    }
+  });
 });

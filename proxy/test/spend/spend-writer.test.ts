@@ -98,7 +98,7 @@ describe.each(engines)('SpendWriter ($name)', (engine) => {
     expect(transactions()).toBe(0);
 
     w.add(rows[999]!);
-    await expect.poll(() => storedFor(db, key_hash).then((s) => s.rows)).toBe(1000);
+    await expect.poll(() => storedFor(db, key_hash).then((s) => s.rows), { timeout: 5000 }).toBe(1000);
     expect(transactions()).toBe(1);
   });
 

@@ -95,13 +95,23 @@ const SUSPECT = /[\0\uD800-\uDFFF]/;
  */
 export const MAX_STORED_TEXT_LENGTH = 1024;
 
+/**
+ * `value`'s first `MAX_STORED_TEXT_LENGTH` characters, as a copy: V8 makes a slice of a string point
+ * into it, so a row keeping a slice of a megabyte `user` would keep all of it while it waits to be
+ * written (longer during a database outage). For the caller's text as a row is made.
+ */
+export function cutText(value: string): string {
+  if (value.length <= MAX_STORED_TEXT_LENGTH) return value;
+  // a UTF-8 round trip copies; a pair of surrogates cut in half becomes U+FFFD, as `text` repairs it
+  return Buffer.from(value.slice(0, MAX_STORED_TEXT_LENGTH), 'utf8').toString('utf8');
+}
+
 // text Postgres cannot store (NUL, half a surrogate pair: an end user's name is caller input) is
 // repaired, after the cut (which may halve a pair); the common text, with neither, is taken as it is
 // (11 fields a row: 0.15 µs a row instead of the two replaces' 0.4)
 const text = (value: string | null | undefined): string | null => {
   if (value == null) return null;
-  let s = String(value);
-  if (s.length > MAX_STORED_TEXT_LENGTH) s = s.slice(0, MAX_STORED_TEXT_LENGTH);
+  const s = cutText(String(value));
   return SUSPECT.test(s) ? s.replaceAll('\0', '').replace(LONE_SURROGATE, '\uFFFD') : s;
 };
 

@@ -1,7 +1,7 @@
 import type { HiddenParams, Usage } from '@svc/router';
 import { RouterError } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
-import type { SpendLogRow } from '../db/spend-log-row.js';
+import { cutText, type SpendLogRow } from '../db/spend-log-row.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { BudgetReservation } from '../limits/budget-gate.js';
 import type { LimitedOwner } from '../limits/limited-owner.js';
@@ -153,7 +153,7 @@ export class CallLedger {
     const { caller } = this.deps;
     const first = this.#firstChunkAt;
     return {
-      model: this.facts.model,
+      model: cutText(this.facts.model),
       key_alias: caller.kind === 'key' ? caller.key.keyAlias : null,
       time_to_first_token_ms:
         first === undefined ? null : Math.max(0, Math.min(first, end) - this.facts.startedAt),
@@ -208,7 +208,9 @@ export class CallLedger {
     // its slow path, about 20 µs per call under load (bench:proxy's profile)
     sink(this.#context(end), {
       cost: outcome.cost,
-      model_group: outcome.model_group,
+      // the model asked for and the end user are caller input of any length: the row keeps what it
+      // stores of them, not the request's strings, while it waits to be written
+      model_group: cutText(outcome.model_group),
       model_id: outcome.model_id,
       provider: outcome.provider,
       cache_hit: outcome.cache_hit,
@@ -220,7 +222,7 @@ export class CallLedger {
       user_id: who.user_id,
       team_id: who.team_id,
       organization_id: who.organization_id,
-      end_user: who.end_user,
+      end_user: who.end_user == null ? null : cutText(who.end_user),
       route: this.facts.route,
       prompt_tokens: usage?.prompt_tokens ?? 0,
       completion_tokens: usage?.completion_tokens ?? 0,

@@ -7,6 +7,7 @@ import { BudgetGate } from '../../src/limits/budget-gate.js';
 import { keyOwner } from '../../src/limits/limited-owner.js';
 import { RateLimits } from '../../src/limits/rate-limits.js';
 import { CallLedger } from '../../src/spend/call-ledger.js';
+import type { CallContext } from '../../src/spend/spend-entry.js';
 
 const key: KeyIdentity = {
   keyHash: 'a'.repeat(64),
@@ -46,6 +47,8 @@ async function ledgerOf(
   limits: RateLimits,
   rows: SpendLogRow[],
   traceId: string | null = null,
+  asked: { model: string; endUser: string | null } = { model: 'gpt-4o', endUser: null },
+  contexts: CallContext[] = [],
 ) {
   const owner = keyOwner(key);
   const reservation = await gate.admit(owner);
@@ -55,14 +58,17 @@ async function ledgerOf(
       owners: [owner],
       reservations: [reservation],
       limits,
-      sink: (_call, row) => rows.push(row),
+      sink: (call, row) => {
+        contexts.push(call);
+        rows.push(row);
+      },
       now: () => 2_000,
     },
     {
       callId: 'c1',
       route: '/v1/chat/completions',
-      model: 'gpt-4o',
-      endUser: null,
+      model: asked.model,
+      endUser: asked.endUser,
       stream: false,
       startedAt: 1_000,
       traceId,
@@ -116,5 +122,18 @@ describe('CallLedger', () => {
     const ledger = await ledgerOf(new BudgetGate(), new RateLimits(new MemoryStore(), Date.now), rows, trace);
     ledger.succeed(hidden, usage);
     expect(rows[0]).toMatchObject({ call_id: 'c1', trace_id: trace, status: 'success', http_status: 200 });
+  });
+
+  it('makes a failed call’s row and record with the first 1024 characters of the model and end user asked for', async () => {
+    const rows: SpendLogRow[] = [];
+    const contexts: CallContext[] = [];
+    const asked = { model: 'm'.repeat(2_000_000), endUser: 'u'.repeat(2_000_000) };
+    const limits = new RateLimits(new MemoryStore(), Date.now);
+    const ledger = await ledgerOf(new BudgetGate(), limits, rows, null, asked, contexts);
+
+    ledger.fail(new APIConnectionError('unreachable'));
+
+    expect(rows[0]).toMatchObject({ model_group: 'm'.repeat(1024), end_user: 'u'.repeat(1024) });
+    expect(contexts[0]?.model).toBe('m'.repeat(1024));
   });
 });

@@ -87,13 +87,18 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const SUSPECT = /[\0\uD800-\uDFFF]/;
 
 /**
- * The longest text a row stores in one field; longer text keeps its start. Some fields are caller
- * input of any length (the request's `user`, the model asked for): a batch of rows holding megabytes
- * each would pass what Postgres takes in one statement (256 MB of jsonb) and fail whole, again and
- * again, holding back every row behind it. Longer than an owner's id may be (`MAX_OWNER_ID_LENGTH`),
- * so a cut value never names another owner.
+ * The longest end user and requested model a row stores; longer ones keep their start. Both are caller
+ * input of any length (the request's `user` and `model`): a batch of rows holding megabytes each would
+ * pass what Postgres takes in one statement (256 MB of jsonb) and fail whole, again and again, holding
+ * back every row behind it. Longer than a customer's id may be (`MAX_OWNER_ID_LENGTH`). Owner ids are
+ * not cut: a JWT's user or team may have a longer one, and a cut id would charge no one.
  */
 export const MAX_STORED_TEXT_LENGTH = 1024;
+
+/** A copy of `value` sharing no memory with it (lone surrogates become U+FFFD, as `text` repairs them). */
+export function ownCopy(value: string): string {
+  return Buffer.from(value, 'utf8').toString('utf8');
+}
 
 /**
  * `value`'s first `MAX_STORED_TEXT_LENGTH` characters, as a copy: V8 makes a slice of a string point
@@ -101,9 +106,7 @@ export const MAX_STORED_TEXT_LENGTH = 1024;
  * written (longer during a database outage). For the caller's text as a row is made.
  */
 export function cutText(value: string): string {
-  if (value.length <= MAX_STORED_TEXT_LENGTH) return value;
-  // a UTF-8 round trip copies; a pair of surrogates cut in half becomes U+FFFD, as `text` repairs it
-  return Buffer.from(value.slice(0, MAX_STORED_TEXT_LENGTH), 'utf8').toString('utf8');
+  return value.length <= MAX_STORED_TEXT_LENGTH ? value : ownCopy(value.slice(0, MAX_STORED_TEXT_LENGTH));
 }
 
 // text Postgres cannot store (NUL, half a surrogate pair: an end user's name is caller input) is
@@ -111,9 +114,12 @@ export function cutText(value: string): string {
 // (11 fields a row: 0.15 µs a row instead of the two replaces' 0.4)
 const text = (value: string | null | undefined): string | null => {
   if (value == null) return null;
-  const s = cutText(String(value));
+  const s = String(value);
   return SUSPECT.test(s) ? s.replaceAll('\0', '').replace(LONE_SURROGATE, '\uFFFD') : s;
 };
+
+const cut = (value: string | null | undefined): string | null | undefined =>
+  value == null ? value : cutText(String(value));
 
 const count = (value: number): number =>
   Number.isFinite(value) ? Math.min(MAX_INT, Math.max(0, Math.round(value))) : 0;
@@ -139,8 +145,8 @@ const tagsOf = (tags: readonly string[] | null | undefined): string[] | null => 
  * as arrays is half the bytes of one sent as objects, and the database reads each field by position).
  * Whatever a caller passes, a row can never make a batch fail (which would hold back every row behind
  * it): counts are rounded and clamped, a cost that is not a finite number is 0, an unknown status is
- * `failure`, an invalid time is replaced by the other one (or now), text keeps its first
- * `MAX_STORED_TEXT_LENGTH` characters. Times are epoch milliseconds.
+ * `failure`, an invalid time is replaced by the other one (or now), the end user and the model keep
+ * their first `MAX_STORED_TEXT_LENGTH` characters. Times are epoch milliseconds.
  */
 export function storedValues(row: SpendLogRow): unknown[] {
   const start = isValidDate(row.start_time) ? row.start_time : undefined;
@@ -153,8 +159,8 @@ export function storedValues(row: SpendLogRow): unknown[] {
     text(row.user_id),
     text(row.team_id),
     text(row.organization_id),
-    text(row.end_user),
-    text(row.model_group),
+    text(cut(row.end_user)),
+    text(cut(row.model_group)),
     text(row.model_id),
     text(row.provider),
     text(row.route),

@@ -1,3 +1,4 @@
+import { ownCopy } from '../db/spend-log-row.js';
 import { ProxyError } from './proxy-error.js';
 
 /** At most this many tags per request. */
@@ -37,11 +38,14 @@ function bodyTags(metadata: unknown): readonly string[] {
 function headerTags(header: string | string[] | undefined): readonly string[] {
   if (header === undefined) return EMPTY;
   const joined = Array.isArray(header) ? header.join(',') : header;
-  return joined
-    .split(',')
-    .map((tag) => tag.trim())
-    .filter((tag) => tag !== '')
-    .map((tag) => checked(tag, TAGS_HEADER));
+  return (
+    joined
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter((tag) => tag !== '')
+      // copies: a split or trim points into the header, and a tag outlives the request in its spend row
+      .map((tag) => ownCopy(checked(tag, TAGS_HEADER)))
+  );
 }
 
 /**

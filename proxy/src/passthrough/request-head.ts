@@ -1,3 +1,5 @@
+import { ownCopy } from '../db/spend-log-row.js';
+
 /** How much of a request body is read ahead for its model before it is forwarded. */
 const MAX_HEAD_BYTES = 64 * 1024;
 
@@ -36,7 +38,13 @@ export async function readRequestHead(
       if (model !== undefined) break;
     }
   }
-  return { model, stream: STREAM.test(text) || path.includes(':streamGenerateContent'), chunks };
+  // a copy: a regex capture points into the text it was found in (up to 64 KiB, or the path), and the
+  // model outlives the request in its spend row and call record
+  return {
+    model: model === undefined ? undefined : ownCopy(model),
+    stream: STREAM.test(text) || path.includes(':streamGenerateContent'),
+    chunks,
+  };
 }
 
 /** The body to forward: the head already read, then the rest as it arrives. */

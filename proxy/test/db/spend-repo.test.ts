@@ -188,6 +188,16 @@ describe.each(engines)('spend repository ($name)', (engine) => {
     expect(stored?.model_group).toBe(`${'m'.repeat(1023)}\uFFFD`);
   });
 
+  it('stores an owner id longer than 1024 characters whole, and charges its owner', async () => {
+    const user_id = `${uid('jwt-user')}${'u'.repeat(2000)}`;
+    await db.query('INSERT INTO svc_users (user_id) VALUES ($1)', [user_id]);
+
+    await writeSpendBatch(db, [spendRow({ user_id, cost: 0.5 })]);
+
+    expect(await spendOf(db, 'user', user_id)).toBe(0.5);
+    expect((await querySpendLogs(db, { user_id }))[0]?.user_id).toBe(user_id);
+  });
+
   it('writes a batch of 1000 rows whose end user is 300,000 characters each', async () => {
     // 300 MB as sent: past the 256 MB of jsonb one Postgres statement takes
     const key_hash = newKeyHash();

@@ -213,6 +213,15 @@ describe.each(ENGINES)('customers (%s)', (engine) => {
     expect((await chat('acme-4', key.headers)).status).toBe(200);
   });
 
+  it('refuses a blocked customer named with NULs around its id, the id its spend row would charge', async () => {
+    const key = await newKey();
+    expect((await post('/customer/block', { user_ids: ['acme-nul'] })).status).toBe(200);
+
+    const refused = await chat('\0acme-nul\0', key.headers);
+
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'customer_blocked']);
+  });
+
   it('needs the master key for the customer routes', async () => {
     const key = await newKey();
     expect((await post('/customer/new', { user_id: 'acme-5' }, key.headers)).status).toBe(403);

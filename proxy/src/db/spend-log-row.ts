@@ -121,6 +121,15 @@ const text = (value: string | null | undefined): string | null => {
 const cut = (value: string | null | undefined): string | null | undefined =>
   value == null ? value : cutText(String(value));
 
+/**
+ * The end user a row stores for the request's `user`: its first `MAX_STORED_TEXT_LENGTH` characters,
+ * NULs removed, half surrogate pairs repaired. The call is admitted under this same id (the customer's
+ * budget and block), so the customer refused or let through is the one the row charges.
+ */
+export function storedEndUser(user: string): string {
+  return text(cutText(user)) ?? '';
+}
+
 const count = (value: number): number =>
   Number.isFinite(value) ? Math.min(MAX_INT, Math.max(0, Math.round(value))) : 0;
 

@@ -2,6 +2,7 @@ import type { CallControl, ChatCompletionStream } from '@svc/router';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import { DEFAULT_DISCONNECT_READ, type DisconnectRead } from '../config/general-settings.js';
+import { storedEndUser } from '../db/spend-log-row.js';
 import { CallAbort } from '../http/call-abort.js';
 import type { CallState } from '../http/call-state.js';
 import type { ProxyContext } from '../proxy-context.js';
@@ -46,7 +47,7 @@ export async function admitAndRoute<T>(
     callId: state.callId,
     route: admission.route,
     model: admission.model,
-    endUser: admission.endUser,
+    endUser: admission.endUser === null ? null : storedEndUser(admission.endUser),
     stream: admission.stream,
     startedAt: state.startedAt,
     traceId: state.traceId,

@@ -1,7 +1,7 @@
 import type { HiddenParams, Usage } from '@svc/router';
 import { RouterError } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
-import { cutText, type SpendLogRow } from '../db/spend-log-row.js';
+import { cutText, type SpendLogRow, storedEndUser } from '../db/spend-log-row.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { BudgetReservation } from '../limits/budget-gate.js';
 import type { LimitedOwner } from '../limits/limited-owner.js';
@@ -60,7 +60,7 @@ export interface LedgerDeps {
  * Whom a call's spend row names (and so whose spend its cost is added to): the key's user, team and
  * organization (the key's, else its team's: `teamOrganizationId`); for a JWT, the user, team,
  * organization and end user the token resolved to (spec 5.3.4). The token's end-user claim, being
- * verified, wins over the request's `user`.
+ * verified, wins over the request's `user`. `endUser` is already as a row stores it (`storedEndUser`).
  */
 export function chargedTo(
   caller: Caller,
@@ -74,7 +74,9 @@ export function chargedTo(
       user_id: auth.user_id ?? null,
       team_id: auth.team_id ?? null,
       organization_id: auth.org_id ?? null,
-      end_user: auth.end_user_id ?? endUser,
+      // cut and repaired as the row stores it, as a request's `user` is (admitAndRoute): the customer
+      // admission refuses or lets through is the one the row charges
+      end_user: auth.end_user_id == null ? endUser : storedEndUser(auth.end_user_id),
     };
   }
   const key = caller.kind === 'key' ? caller.key : undefined;
@@ -208,8 +210,8 @@ export class CallLedger {
     // its slow path, about 20 µs per call under load (bench:proxy's profile)
     sink(this.#context(end), {
       cost: outcome.cost,
-      // the model asked for and the end user are caller input of any length: the row keeps what it
-      // stores of them, not the request's strings, while it waits to be written
+      // the model asked for is caller input of any length: the row keeps what it stores of it, not the
+      // request's string, while it waits to be written (the end user is cut where it is decided)
       model_group: cutText(outcome.model_group),
       model_id: outcome.model_id,
       provider: outcome.provider,
@@ -222,7 +224,7 @@ export class CallLedger {
       user_id: who.user_id,
       team_id: who.team_id,
       organization_id: who.organization_id,
-      end_user: who.end_user == null ? null : cutText(who.end_user),
+      end_user: who.end_user,
       route: this.facts.route,
       prompt_tokens: usage?.prompt_tokens ?? 0,
       completion_tokens: usage?.completion_tokens ?? 0,

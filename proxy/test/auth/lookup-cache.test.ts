@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LookupCache } from '../../src/auth/lookup-cache.js';
+import type { Queryable } from '../../src/db/database.js';
+import { MAX_OWNER_ID_LENGTH } from '../../src/db/owner-id.js';
+import { OwnerCaches } from '../../src/limits/owner-caches.js';
 
 /** A cache whose lookup finds every id, and the ids it was asked for. */
 function recordingCache(options: ConstructorParameters<typeof LookupCache>[1]) {
@@ -27,5 +30,24 @@ describe('LookupCache', () => {
     // 'abc' is still the one entry: the long id took no room
     expect(await cache.get('abc')).toEqual({ id: 'abc' });
     expect(lookups).toEqual(['abc']);
+  });
+});
+
+describe('OwnerCaches', () => {
+  it('looks up no customer longer than a customer id may be, but such a user', async () => {
+    const asked: string[] = [];
+    const db = {
+      query: async (_sql: string, params?: unknown[]) => {
+        asked.push(String(params?.[0]).length.toString());
+        return { rows: [] };
+      },
+    } as unknown as Queryable;
+    const owners = new OwnerCaches(db, { ttlMs: 60_000 });
+
+    expect(await owners.customers.get('c'.repeat(MAX_OWNER_ID_LENGTH + 1))).toBeUndefined();
+    await owners.customers.get('c'.repeat(MAX_OWNER_ID_LENGTH));
+    await owners.users.get('u'.repeat(MAX_OWNER_ID_LENGTH + 1));
+
+    expect(asked).toEqual([String(MAX_OWNER_ID_LENGTH), String(MAX_OWNER_ID_LENGTH + 1)]);
   });
 });

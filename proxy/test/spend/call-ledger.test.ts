@@ -1,12 +1,13 @@
 import type { HiddenParams } from '@svc/router';
 import { APIConnectionError, MemoryStore } from '@svc/router';
+import type { AuthContext } from '@svc/router/jwt';
 import { describe, expect, it } from 'vitest';
 import type { KeyIdentity } from '../../src/auth/caller.js';
 import type { SpendLogRow } from '../../src/db/spend-log-row.js';
 import { BudgetGate } from '../../src/limits/budget-gate.js';
 import { keyOwner } from '../../src/limits/limited-owner.js';
 import { RateLimits } from '../../src/limits/rate-limits.js';
-import { CallLedger } from '../../src/spend/call-ledger.js';
+import { CallLedger, chargedTo } from '../../src/spend/call-ledger.js';
 import type { CallContext } from '../../src/spend/spend-entry.js';
 
 const key: KeyIdentity = {
@@ -124,16 +125,24 @@ describe('CallLedger', () => {
     expect(rows[0]).toMatchObject({ call_id: 'c1', trace_id: trace, status: 'success', http_status: 200 });
   });
 
-  it('makes a failed call’s row and record with the first 1024 characters of the model and end user asked for', async () => {
+  it('makes a failed call’s row and record with the first 1024 characters of the model asked for', async () => {
     const rows: SpendLogRow[] = [];
     const contexts: CallContext[] = [];
-    const asked = { model: 'm'.repeat(2_000_000), endUser: 'u'.repeat(2_000_000) };
+    const asked = { model: 'm'.repeat(2_000_000), endUser: null };
     const limits = new RateLimits(new MemoryStore(), Date.now);
     const ledger = await ledgerOf(new BudgetGate(), limits, rows, null, asked, contexts);
 
     ledger.fail(new APIConnectionError('unreachable'));
 
-    expect(rows[0]).toMatchObject({ model_group: 'm'.repeat(1024), end_user: 'u'.repeat(1024) });
+    expect(rows[0]?.model_group).toBe('m'.repeat(1024));
     expect(contexts[0]?.model).toBe('m'.repeat(1024));
+  });
+});
+
+describe('chargedTo', () => {
+  it("charges a JWT's end-user claim as a row stores it: cut to 1024 characters, NULs removed", () => {
+    const auth = { kind: 'team', end_user_id: `\0${'u'.repeat(2_000_000)}` } as unknown as AuthContext;
+
+    expect(chargedTo({ kind: 'jwt', auth }, 'from-request').end_user).toBe('u'.repeat(1023));
   });
 });

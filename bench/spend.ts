@@ -8,7 +8,10 @@
 // BENCH_SPEND_WRITER_BATCH sets another), while the table already holds the rows written so far; per
 // row, the process CPU over the run less the CPU its 1 ms feeding ticks cost alone, and the server's.
 // Prints a markdown table and, last, a JSON line (what bench/all.ts reads).
-// Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; `none` skips Postgres).
+// Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; `none` skips Postgres);
+// BENCH_SPEND_PREFILL: rows written before anything is measured (default 0: an empty log), so that a
+// row is measured going into a log of that size; BENCH_SPEND_IDS=random: call ids as random (version 4)
+// UUIDs, as the gateway made them before it made them time-ordered (http/call-id.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +20,7 @@ import type { Database } from '../proxy/src/db/database.js';
 import { migrate } from '../proxy/src/db/migrate.js';
 import { openDatabase } from '../proxy/src/db/open-database.js';
 import { type SpendLogRow, writeSpendBatch } from '../proxy/src/db/spend-repo.js';
+import { newCallId } from '../proxy/src/http/call-id.js';
 import { SPEND_BATCH_ROWS, SpendWriter } from '../proxy/src/spend/spend-writer.js';
 import { cpuSince, processesCpu } from './lib/proc-cpu.js';
 
@@ -40,10 +44,13 @@ const WRITER_BATCH = process.env.BENCH_SPEND_WRITER_BATCH
   ? Number(process.env.BENCH_SPEND_WRITER_BATCH)
   : undefined;
 
+const PREFILL = Number(process.env.BENCH_SPEND_PREFILL ?? 0);
+const callId = process.env.BENCH_SPEND_IDS === 'random' ? randomUUID : newCallId;
+
 function row(): SpendLogRow {
   const now = Date.now();
   return {
-    call_id: randomUUID(),
+    call_id: callId(),
     key_hash: KEY_HASH,
     user_id: null,
     team_id: null,
@@ -163,6 +170,8 @@ async function measure(engine: SpendFigures['engine']): Promise<SpendFigures> {
       isolated: {},
       loaded: { rate: 0, batch: 0, rows: 0, cpuUs: 0, wallUs: 0, serverUs: 0 },
     };
+    for (let filled = 0; filled < PREFILL; filled += 1000)
+      await writeSpendBatch(db, Array.from({ length: Math.min(1000, PREFILL - filled) }, row));
     for (const batch of BATCHES) figures.isolated[batch] = await isolated(db, batch);
     figures.loaded = await loaded(db);
     return figures;

@@ -11,13 +11,15 @@ describe.each(ENGINES)('the proxy through the openai SDK (%s)', (engine) => {
   });
   afterAll(() => t.close());
 
-  it('answers a chat completion, with the call id and the proxy overhead in headers', async () => {
+  it('answers a chat completion, with the call id (a time-ordered UUID) and the proxy overhead in headers', async () => {
     t.mock.setBehavior('/east', { content: 'Hello from east' });
     const { data, response } = await client.chat.completions
       .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })
       .withResponse();
     expect(data.choices[0]?.message.content).toBe('Hello from east');
-    expect(response.headers.get('x-svc-call-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('x-svc-call-id')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(Number(response.headers.get('x-svc-overhead-ms'))).toBeGreaterThanOrEqual(0);
   });
 

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestTracing } from '../observability/request-tracing.js';
+import { newCallId } from './call-id.js';
 
 /** What the proxy tracks of each request, from its first byte to its reply. */
 export interface CallState {
@@ -42,7 +42,7 @@ export function trackCalls(app: FastifyInstance, now: () => number, tracing?: Re
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const span = tracing?.spanOf(request.raw);
     request.svc = {
-      callId: tracing ? request.id : randomUUID(),
+      callId: tracing ? request.id : newCallId(),
       traceId: span ? span.spanContext().traceId : null,
       span,
       startedAt: now(),

@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { context, propagation, type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { newCallId } from '../http/call-id.js';
 
 /** A server span per HTTP request, when an OpenTelemetry SDK records them. */
 export interface RequestTracing {
   /**
    * Starts the request's server span and makes its call id, when the request arrives (fastify's
-   * `genReqId`): a new UUID, traced or not. The trace id (`spanOf(raw)`) is not a call id: every call
+   * `genReqId`): a new one (`newCallId`), traced or not. The trace id (`spanOf(raw)`) is not a call id: every call
    * of a trace, the caller's `traceparent` continued, shares it.
    */
   callId(raw: IncomingMessage): string;
@@ -33,7 +33,7 @@ export function requestTracing(tracer: Tracer): RequestTracing {
         },
         parent,
       );
-      const callId = randomUUID();
+      const callId = newCallId();
       if (span.isRecording()) {
         spans.set(raw, span);
         // a trace holds many calls: the span names its own, as the spend row names the trace

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { redactSecrets } from '@svc/router';
 import type { Database } from '../db/database.js';
 import { type SpendLogRow, writeSpendBatch } from '../db/spend-repo.js';
+import { newCallId } from '../http/call-id.js';
 import { writeSettingAsideRefused } from './refused-rows.js';
 
 /** Rows a SpendWriter writes in one batch unless told otherwise (`batchSize`). */
@@ -107,7 +107,7 @@ export class SpendWriter {
       return;
     }
     // rows are stored once per call_id: a row without one would be taken for another row without one
-    this.#queue.push(row.call_id ? row : { ...row, call_id: randomUUID() });
+    this.#queue.push(row.call_id ? row : { ...row, call_id: newCallId() });
     if (this.#draining) return; // the running write loop takes it
     const now = Date.now();
     const due = this.#queue.length >= this.#batchSize ? now : now + this.#flushIntervalMs;

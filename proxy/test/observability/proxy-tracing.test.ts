@@ -15,7 +15,8 @@ afterAll(async () => {
   trace.disable();
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// a call id of its own (http/call-id.ts): a version 7 UUID
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const TRACEPARENT = `00-${CALLER_TRACE}-00f067aa0ba902b7-01`;
 const CALL_COST = 10 * 0.000001 + 5 * 0.000002; // the mock's usage at the harness prices

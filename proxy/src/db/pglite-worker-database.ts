@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './database.js';
 import { DatabaseUnavailableError } from './db-errors.js';
-import type { PgliteOptions } from './pglite-database.js';
+import { holdsDatabase, type PgliteOptions } from './pglite-database.js';
 import {
   deserializeError,
   type PgliteWorkerData,
@@ -222,6 +222,18 @@ export async function connectPgliteWorker(worker: Worker, where: string): Promis
  */
 export async function openPgliteWorker(options: PgliteOptions): Promise<Database> {
   if (options.schema !== undefined) quoteSchemaName(options.schema);
+  const { dataDir } = options;
+  if (dataDir !== undefined && options.template === undefined && !holdsDatabase(dataDir)) {
+    // initdb in a thread of its own: its WebAssembly memory (about 400 MB) goes when that thread
+    // ends, where in the serving thread it stayed resident until that thread's next full GC, which
+    // its little JavaScript allocation put seconds to minutes away
+    const creator = startWorker({ dataDir, createOnly: true });
+    try {
+      await whenReady(creator, dataDir);
+    } finally {
+      await creator.terminate();
+    }
+  }
   const worker = startWorker({
     dataDir: options.dataDir,
     schema: options.schema,

@@ -5,8 +5,11 @@
  */
 import type { PgliteOptions } from './pglite-database.js';
 
-/** What the worker is started with (`workerData`). */
-export type PgliteWorkerData = PgliteOptions;
+/**
+ * What the worker is started with (`workerData`). `createOnly`: create the database at `dataDir`,
+ * close it, report ready and end.
+ */
+export type PgliteWorkerData = PgliteOptions & { createOnly?: boolean | undefined };
 
 /** A request to the worker; `id` names its reply. */
 export type WorkerRequest =

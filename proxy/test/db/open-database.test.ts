@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -68,6 +68,40 @@ describe('the embedded database', () => {
       expect(await migrate(second)).toEqual({ applied: [] });
       expect((await findKeyByHash(second, HASH))?.key_alias).toBe('kept');
       await second.close();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('names the directory when no database can be created there', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
+    const file = join(root, 'a-file');
+    await writeFile(file, 'not a directory');
+    try {
+      const opening = openDatabase({ dataDir: join(file, '.svc-router') });
+      await expect(opening).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      await expect(opening).rejects.toThrow(/Cannot open the embedded database at .*a-file/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps a buffer pool of 32 MB, new or kept, in a directory or in memory', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
+    const dataDir = join(root, '.svc-router');
+    const buffers = async (options: Parameters<typeof openDatabase>[0]) => {
+      const db = await openDatabase(options);
+      try {
+        return (await db.query('SHOW shared_buffers')).rows;
+      } finally {
+        await db.close();
+      }
+    };
+    try {
+      const template = await pgliteTemplate();
+      expect(await buffers({ dataDir, pgliteTemplate: template })).toEqual([{ shared_buffers: '32MB' }]);
+      expect(await buffers({ dataDir })).toEqual([{ shared_buffers: '32MB' }]);
+      expect(await buffers({ pgliteTemplate: template })).toEqual([{ shared_buffers: '32MB' }]);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './database.js';
 import { DatabaseUnavailableError } from './db-errors.js';
@@ -32,6 +35,31 @@ function startWorker(workerData: PgliteWorkerData): Worker {
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}));`;
   return new Worker(bootstrap, { eval: true, workerData });
+}
+
+/**
+ * Creates an embedded database in `dataDir` with pglite-create.js (pglite-create.ts through tsx from
+ * the TypeScript sources) in a child process, and waits for it to exit.
+ * @throws DatabaseUnavailableError naming the directory when it could not.
+ */
+async function createDatabase(dataDir: string): Promise<void> {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const entry = fileURLToPath(new URL(`./pglite-create.${fromSources ? 'ts' : 'js'}`, import.meta.url));
+  const loader = fromSources ? ['--import', import.meta.resolve('tsx')] : [];
+  const child = spawn(process.execPath, [...loader, entry, dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  const unavailable = (reason: string) =>
+    new DatabaseUnavailableError(`Cannot open the embedded database at ${dataDir}: ${reason}`);
+  const [code, signal] = (await once(child, 'exit').catch((error: Error) => {
+    throw unavailable(`cannot start the process that creates it (${error.message})`);
+  })) as [number | null, NodeJS.Signals | null];
+  if (code === 0) return;
+  // openPglite's own message names the directory already
+  if (stderr.startsWith('Cannot open the embedded database')) throw new DatabaseUnavailableError(stderr);
+  throw unavailable(stderr.trim() || `the process creating it ended with ${signal ?? `exit code ${code}`}`);
 }
 
 /**
@@ -224,15 +252,10 @@ export async function openPgliteWorker(options: PgliteOptions): Promise<Database
   if (options.schema !== undefined) quoteSchemaName(options.schema);
   const { dataDir } = options;
   if (dataDir !== undefined && options.template === undefined && !holdsDatabase(dataDir)) {
-    // initdb in a thread of its own: its WebAssembly memory (about 400 MB) goes when that thread
-    // ends, where in the serving thread it stayed resident until that thread's next full GC, which
-    // its little JavaScript allocation put seconds to minutes away
-    const creator = startWorker({ dataDir, createOnly: true });
-    try {
-      await whenReady(creator, dataDir);
-    } finally {
-      await creator.terminate();
-    }
+    // initdb in a process of its own: in the serving thread its WebAssembly memory (about 400 MB)
+    // stayed resident until that thread's next full GC, which its little JavaScript allocation put
+    // seconds to minutes away
+    await createDatabase(dataDir);
   }
   const worker = startWorker({
     dataDir: options.dataDir,

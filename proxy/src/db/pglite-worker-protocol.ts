@@ -5,11 +5,8 @@
  */
 import type { PgliteOptions } from './pglite-database.js';
 
-/**
- * What the worker is started with (`workerData`). `createOnly`: create the database at `dataDir`,
- * close it, report ready and end.
- */
-export type PgliteWorkerData = PgliteOptions & { createOnly?: boolean | undefined };
+/** What the worker is started with (`workerData`). */
+export type PgliteWorkerData = PgliteOptions;
 
 /** A request to the worker; `id` names its reply. */
 export type WorkerRequest =

@@ -116,16 +116,9 @@ function serve(db: Database, request: WorkerRequest): void {
 }
 
 try {
-  const data = workerData as PgliteWorkerData;
-  const db = await openPglite(data);
-  if (data.createOnly === true) {
-    await db.close();
-    post({ ready: true });
-    port.close();
-  } else {
-    port.on('message', (request: WorkerRequest) => serve(db, request));
-    post({ ready: true });
-  }
+  const db = await openPglite(workerData as PgliteWorkerData);
+  port.on('message', (request: WorkerRequest) => serve(db, request));
+  post({ ready: true });
 } catch (error) {
   post({ failed: serializeError(error) });
 }

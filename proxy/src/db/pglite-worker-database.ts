@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './database.js';
@@ -39,26 +41,35 @@ function startWorker(workerData: PgliteWorkerData): Worker {
 
 /**
  * Creates an embedded database in `dataDir` with pglite-create.js (pglite-create.ts through tsx from
- * the TypeScript sources) in a child process, and waits for it to exit.
+ * the TypeScript sources) in a child process, and waits for it to end. When it fails, what it left in
+ * a directory that held nothing before is removed, so that the next start creates it again instead of
+ * finding a database without its files.
  * @throws DatabaseUnavailableError naming the directory when it could not.
  */
 async function createDatabase(dataDir: string): Promise<void> {
+  const heldNothing = (await readdir(dataDir).catch(() => [])).length === 0;
   const fromSources = import.meta.url.endsWith('.ts');
   const entry = fileURLToPath(new URL(`./pglite-create.${fromSources ? 'ts' : 'js'}`, import.meta.url));
   const loader = fromSources ? ['--import', import.meta.resolve('tsx')] : [];
   const child = spawn(process.execPath, [...loader, entry, dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => {
     stderr += text;
   });
   const unavailable = (reason: string) =>
     new DatabaseUnavailableError(`Cannot open the embedded database at ${dataDir}: ${reason}`);
-  const [code, signal] = (await once(child, 'exit').catch((error: Error) => {
+  // 'close', not 'exit': stderr is read to its end
+  const [code, signal] = (await once(child, 'close').catch((error: Error) => {
     throw unavailable(`cannot start the process that creates it (${error.message})`);
   })) as [number | null, NodeJS.Signals | null];
   if (code === 0) return;
-  // openPglite's own message names the directory already
-  if (stderr.startsWith('Cannot open the embedded database')) throw new DatabaseUnavailableError(stderr);
+  if (heldNothing) {
+    const left = await readdir(dataDir).catch(() => []);
+    await Promise.all(left.map((name) => rm(join(dataDir, name), { recursive: true, force: true })));
+  }
+  // openPglite's own message names the directory; anything Node printed before it (a warning) is not the reason
+  const reason = stderr.indexOf('Cannot open the embedded database');
+  if (reason !== -1) throw new DatabaseUnavailableError(stderr.slice(reason).trim());
   throw unavailable(stderr.trim() || `the process creating it ended with ${signal ?? `exit code ${code}`}`);
 }
 

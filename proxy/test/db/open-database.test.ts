@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -12,6 +12,28 @@ import { openDatabase } from '../../src/db/open-database.js';
 import { closeTestDatabases, engines, POSTGRES_URL } from '../db-engines.js';
 import { pgliteTemplate } from '../pglite-template.js';
 import { startCutProxy } from '../tcp-cut-proxy.js';
+
+/** Polls until `condition` holds (every 10 ms, at most 5 s). */
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (const started = Date.now(); !(await condition()); ) {
+    if (Date.now() - started > 5000) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The pid of a running process whose command line (arguments joined by spaces) matches. */
+async function processRunning(matches: (cmdline: string) => boolean): Promise<number> {
+  let found: number | undefined;
+  await waitFor(async () => {
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+      if (matches(cmdline.replaceAll('\0', ' '))) found = Number(entry);
+    }
+    return found !== undefined;
+  });
+  return found!;
+}
 
 afterAll(closeTestDatabases);
 
@@ -86,7 +108,31 @@ describe('the embedded database', () => {
     }
   });
 
-  it('keeps a buffer pool of 32 MB, new or kept, in a directory or in memory', async () => {
+  it('clears what a creation killed half-way left, and creates the database at the next start', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
+    const dataDir = join(root, '.svc-router');
+    try {
+      const opening = openDatabase({ dataDir });
+      const creator = await processRunning(
+        (cmdline) => cmdline.includes('pglite-create') && cmdline.includes(dataDir),
+      );
+      // once it has written something: the directory holds a part of a database
+      await waitFor(async () => (await readdir(dataDir).catch(() => [])).length > 0);
+      process.kill(creator, 'SIGKILL');
+      await expect(opening).rejects.toThrow(
+        /Cannot open the embedded database at .*: the process creating it ended with SIGKILL/,
+      );
+      expect(await readdir(dataDir)).toEqual([]);
+
+      const db = await openDatabase({ dataDir });
+      expect(await migrate(db)).toMatchObject({ applied: expect.arrayContaining(['001-initial']) });
+      await db.close();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps a buffer pool of 32 MB, new or kept, in a directory or in memory, leaving postgresql.conf as it is', async () => {
     const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
     const dataDir = join(root, '.svc-router');
     const buffers = async (options: Parameters<typeof openDatabase>[0]) => {
@@ -100,7 +146,12 @@ describe('the embedded database', () => {
     try {
       const template = await pgliteTemplate();
       expect(await buffers({ dataDir, pgliteTemplate: template })).toEqual([{ shared_buffers: '32MB' }]);
+      // given at start, never written over the directory's own settings: an owner's edit stays
+      const conf = join(dataDir, 'postgresql.conf');
+      const edited = `${await readFile(conf, 'utf8')}\nwork_mem = 8MB\n`;
+      await writeFile(conf, edited);
       expect(await buffers({ dataDir })).toEqual([{ shared_buffers: '32MB' }]);
+      expect(await readFile(conf, 'utf8')).toBe(edited);
       expect(await buffers({ pgliteTemplate: template })).toEqual([{ shared_buffers: '32MB' }]);
     } finally {
       await rm(root, { recursive: true, force: true });

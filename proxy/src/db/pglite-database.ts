@@ -41,6 +41,18 @@ const asQueryable = (db: PGlite | Transaction): Required<Queryable> => ({
  */
 const BUFFER_POOL = ['-c', 'shared_buffers=32MB'];
 
+/**
+ * Why the engine failed, in words: its file system throws plain objects (`{ name: 'ErrnoError',
+ * errno: 54 }`), which `String()` makes `[object Object]`.
+ */
+function reasonOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  const { name, errno } = (error ?? {}) as { name?: unknown; errno?: unknown };
+  if (typeof name === 'string' && typeof errno === 'number')
+    return `its file system failed (${name} ${errno}): a path in it is not what the engine expects`;
+  return String(error);
+}
+
 /** Whether `dataDir` already holds a database (else opening it runs PGlite's initdb). */
 export const holdsDatabase = (dataDir: string): boolean => existsSync(join(dataDir, 'PG_VERSION'));
 
@@ -92,8 +104,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
       ...(template === undefined ? {} : { loadDataDir: template }),
     });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new DatabaseUnavailableError(`Cannot open the embedded database at ${where}: ${reason}`);
+    throw new DatabaseUnavailableError(`Cannot open the embedded database at ${where}: ${reasonOf(error)}`);
   }
   if (quoted !== undefined) {
     await db.exec(`CREATE SCHEMA IF NOT EXISTS ${quoted}; SET search_path TO ${quoted};`);

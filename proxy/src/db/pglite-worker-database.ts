@@ -56,11 +56,12 @@ async function createDatabase(dataDir: string): Promise<void> {
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {
     stderr += text;
   });
-  const unavailable = (reason: string) =>
-    new DatabaseUnavailableError(`Cannot open the embedded database at ${dataDir}: ${reason}`);
+  const where = `Cannot open the embedded database at ${dataDir}`;
   // 'close', not 'exit': stderr is read to its end
   const [code, signal] = (await once(child, 'close').catch((error: Error) => {
-    throw unavailable(`cannot start the process that creates it (${error.message})`);
+    throw new DatabaseUnavailableError(
+      `${where}: cannot start the process that creates it (${error.message})`,
+    );
   })) as [number | null, NodeJS.Signals | null];
   if (code === 0) return;
   if (heldNothing) {
@@ -68,9 +69,16 @@ async function createDatabase(dataDir: string): Promise<void> {
     await Promise.all(left.map((name) => rm(join(dataDir, name), { recursive: true, force: true })));
   }
   // openPglite's own message names the directory; anything Node printed before it (a warning) is not the reason
-  const reason = stderr.indexOf('Cannot open the embedded database');
-  if (reason !== -1) throw new DatabaseUnavailableError(stderr.slice(reason).trim());
-  throw unavailable(stderr.trim() || `the process creating it ended with ${signal ?? `exit code ${code}`}`);
+  const at = stderr.indexOf('Cannot open the embedded database');
+  const message =
+    at !== -1
+      ? stderr.slice(at).trim()
+      : `${where}: ${stderr.trim() || `the process creating it ended with ${signal ?? `exit code ${code}`}`}`;
+  // files that are not a database (a creation cut short by an earlier version, another program's) stay
+  const hint = heldNothing
+    ? ''
+    : ' (it holds files but no database: move them away, or set another data_dir)';
+  throw new DatabaseUnavailableError(message + hint);
 }
 
 /**

@@ -108,6 +108,22 @@ describe('the embedded database', () => {
     }
   });
 
+  it('leaves files that are not a database in place, and says so, when none can be created among them', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
+    // a file where the engine makes a directory
+    await writeFile(join(root, 'base'), 'not a directory');
+    try {
+      const opening = openDatabase({ dataDir: root });
+      await expect(opening).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      await expect(opening).rejects.toThrow(
+        /^Cannot open the embedded database at .*: its file system failed \(ErrnoError \d+\).*holds files but no database/,
+      );
+      expect(await readFile(join(root, 'base'), 'utf8')).toBe('not a directory');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('clears what a creation killed half-way left, and creates the database at the next start', async () => {
     const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
     const dataDir = join(root, '.svc-router');

@@ -41,15 +41,29 @@ const asQueryable = (db: PGlite | Transaction): Required<Queryable> => ({
  */
 const BUFFER_POOL = ['-c', 'shared_buffers=32MB'];
 
+/** The engine's file-system error numbers (Emscripten's) a data directory can meet, in words. */
+const FILE_SYSTEM_ERRORS: Readonly<Record<number, string>> = {
+  2: 'permission denied',
+  20: 'a file already exists',
+  29: 'input/output error',
+  31: 'a directory where a file was expected',
+  44: 'no such file or directory',
+  51: 'no space left on the device',
+  54: 'a file where a directory was expected',
+  55: 'a directory is not empty',
+  63: 'operation not permitted',
+  69: 'read-only file system',
+};
+
 /**
  * Why the engine failed, in words: its file system throws plain objects (`{ name: 'ErrnoError',
- * errno: 54 }`), which `String()` makes `[object Object]`.
+ * errno: 51 }`), which `String()` makes `[object Object]`.
  */
 function reasonOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   const { name, errno } = (error ?? {}) as { name?: unknown; errno?: unknown };
   if (typeof name === 'string' && typeof errno === 'number')
-    return `its file system failed (${name} ${errno}): a path in it is not what the engine expects`;
+    return `its file system failed: ${FILE_SYSTEM_ERRORS[errno] ?? 'an error'} (${name} ${errno})`;
   return String(error);
 }
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -40,45 +40,89 @@ function startWorker(workerData: PgliteWorkerData): Worker {
 }
 
 /**
- * Creates an embedded database in `dataDir` with pglite-create.js (pglite-create.ts through tsx from
- * the TypeScript sources) in a child process, and waits for it to end. When it fails, what it left in
- * a directory that held nothing before is removed, so that the next start creates it again instead of
- * finding a database without its files.
- * @throws DatabaseUnavailableError naming the directory when it could not.
+ * Runs pglite-create.js (pglite-create.ts through tsx from the TypeScript sources) on `dir` in a child
+ * process and waits for it to end: undefined when it created a database there, else why not.
  */
-async function createDatabase(dataDir: string): Promise<void> {
-  const heldNothing = (await readdir(dataDir).catch(() => [])).length === 0;
+async function runCreator(dir: string): Promise<string | undefined> {
   const fromSources = import.meta.url.endsWith('.ts');
   const entry = fileURLToPath(new URL(`./pglite-create.${fromSources ? 'ts' : 'js'}`, import.meta.url));
   const loader = fromSources ? ['--import', import.meta.resolve('tsx')] : [];
-  const child = spawn(process.execPath, [...loader, entry, dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...loader, entry, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {
     stderr += text;
   });
-  const where = `Cannot open the embedded database at ${dataDir}`;
-  // 'close', not 'exit': stderr is read to its end
-  const [code, signal] = (await once(child, 'close').catch((error: Error) => {
-    throw new DatabaseUnavailableError(
-      `${where}: cannot start the process that creates it (${error.message})`,
-    );
-  })) as [number | null, NodeJS.Signals | null];
-  if (code === 0) return;
-  if (heldNothing) {
-    const left = await readdir(dataDir).catch(() => []);
-    await Promise.all(left.map((name) => rm(join(dataDir, name), { recursive: true, force: true })));
+  let ended: [number | null, NodeJS.Signals | null];
+  try {
+    // 'close', not 'exit': stderr is read to its end
+    ended = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  } catch (error) {
+    return `cannot start the process that creates it (${(error as Error).message})`;
   }
-  // openPglite's own message names the directory; anything Node printed before it (a warning) is not the reason
-  const at = stderr.indexOf('Cannot open the embedded database');
-  const message =
-    at !== -1
-      ? stderr.slice(at).trim()
-      : `${where}: ${stderr.trim() || `the process creating it ended with ${signal ?? `exit code ${code}`}`}`;
-  // files that are not a database (a creation cut short by an earlier version, another program's) stay
-  const hint = heldNothing
-    ? ''
-    : ' (it holds files but no database: move them away, or set another data_dir)';
-  throw new DatabaseUnavailableError(message + hint);
+  const [code, signal] = ended;
+  if (code === 0) return undefined;
+  // openPglite's own message, after anything Node printed before it (a warning)
+  const prefix = `Cannot open the embedded database at ${dir}: `;
+  const at = stderr.indexOf(prefix);
+  if (at !== -1) return stderr.slice(at + prefix.length).trim();
+  const printed = stderr.trim();
+  return `the process creating it ended with ${signal ?? `exit code ${code}`}${printed ? ` (${printed})` : ''}`;
+}
+
+/** Where a database is made before it is moved in: this prefix, then the creating process's pid. */
+const ASIDE = '.svc-router-creating-';
+
+/** Removes what creations by processes no longer running left aside in `dataDir` (killed mid-way). */
+async function removeAbandoned(dataDir: string): Promise<void> {
+  const names = await readdir(dataDir).catch(() => []);
+  for (const name of names) {
+    if (!name.startsWith(ASIDE)) continue;
+    const pid = Number(name.slice(ASIDE.length));
+    if (Number.isInteger(pid) && pid !== process.pid && isRunning(pid)) continue;
+    await rm(join(dataDir, name), { recursive: true, force: true });
+  }
+}
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: running, as another user
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Creates an embedded database in `dataDir` (runCreator), made aside in a directory of its own inside
+ * `dataDir` (the same file system, a mount point too) and moved in once whole, `PG_VERSION` last:
+ * `dataDir` holds a database (`holdsDatabase`) only once all of it is there. A creation that fails,
+ * the process killed or the disk full, leaves nothing behind for the next start to trip on, and never
+ * touches a database another process (wrongly started on the same directory) made meanwhile.
+ * @throws DatabaseUnavailableError naming the directory when it could not.
+ */
+async function createDatabase(dataDir: string): Promise<void> {
+  const where = `Cannot open the embedded database at ${dataDir}`;
+  await removeAbandoned(dataDir);
+  const aside = join(dataDir, `${ASIDE}${process.pid}`);
+  try {
+    const failure = await runCreator(aside);
+    if (failure !== undefined) throw new DatabaseUnavailableError(`${where}: ${failure}`);
+    if (holdsDatabase(dataDir)) return;
+    const names = (await readdir(aside)).sort(
+      (a, b) => Number(a === 'PG_VERSION') - Number(b === 'PG_VERSION'),
+    );
+    // files of a database's names that are not one (another program's, or a copy cut short) stay
+    const taken = (await readdir(dataDir)).filter((name) => names.includes(name));
+    if (taken.length > 0)
+      throw new DatabaseUnavailableError(
+        `${where}: it holds files but no database (${taken.slice(0, 3).join(', ')}${taken.length > 3 ? ', ...' : ''}): move them away, or set another data_dir`,
+      );
+    for (const name of names) await rename(join(aside, name), join(dataDir, name));
+  } finally {
+    // what cannot be removed now (a data_dir that cannot be read) a later start removes as abandoned
+    await rm(aside, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 /**

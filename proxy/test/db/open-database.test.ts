@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,10 +13,10 @@ import { closeTestDatabases, engines, POSTGRES_URL } from '../db-engines.js';
 import { pgliteTemplate } from '../pglite-template.js';
 import { startCutProxy } from '../tcp-cut-proxy.js';
 
-/** Polls until `condition` holds (every 10 ms, at most 5 s). */
+/** Polls until `condition` holds (every 10 ms, at most 20 s: a database's creation alone takes seconds). */
 async function waitFor(condition: () => Promise<boolean>): Promise<void> {
   for (const started = Date.now(); !(await condition()); ) {
-    if (Date.now() - started > 5000) throw new Error('timed out waiting');
+    if (Date.now() - started > 20_000) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -116,7 +116,7 @@ describe('the embedded database', () => {
       const opening = openDatabase({ dataDir: root });
       await expect(opening).rejects.toBeInstanceOf(DatabaseUnavailableError);
       await expect(opening).rejects.toThrow(
-        /^Cannot open the embedded database at .*: its file system failed \(ErrnoError \d+\).*holds files but no database/,
+        /^Cannot open the embedded database at .*: it holds files but no database \(base\): move them away/,
       );
       expect(await readFile(join(root, 'base'), 'utf8')).toBe('not a directory');
     } finally {
@@ -124,7 +124,7 @@ describe('the embedded database', () => {
     }
   });
 
-  it('clears what a creation killed half-way left, and creates the database at the next start', async () => {
+  it('leaves nothing of a creation killed half-way, and creates the database at the next start', async () => {
     const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
     const dataDir = join(root, '.svc-router');
     try {
@@ -132,17 +132,34 @@ describe('the embedded database', () => {
       const creator = await processRunning(
         (cmdline) => cmdline.includes('pglite-create') && cmdline.includes(dataDir),
       );
-      // once it has written something: the directory holds a part of a database
+      // once it has begun writing: the database is made aside, in a directory of its own
       await waitFor(async () => (await readdir(dataDir).catch(() => [])).length > 0);
       process.kill(creator, 'SIGKILL');
       await expect(opening).rejects.toThrow(
-        /Cannot open the embedded database at .*: the process creating it ended with SIGKILL/,
+        /^Cannot open the embedded database at .*: the process creating it ended with SIGKILL/,
       );
       expect(await readdir(dataDir)).toEqual([]);
 
       const db = await openDatabase({ dataDir });
       expect(await migrate(db)).toMatchObject({ applied: expect.arrayContaining(['001-initial']) });
       await db.close();
+      expect(await readdir(dataDir)).toContain('PG_VERSION');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('removes what a creating process that is gone left aside, and nothing else', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
+    try {
+      // pid 2**22 + 1 is above Linux's largest (pid_max is at most 2**22): never a running process
+      await mkdir(join(root, `.svc-router-creating-${2 ** 22 + 1}`, 'base'), { recursive: true });
+      await writeFile(join(root, 'notes.txt'), 'kept');
+      const db = await openDatabase({ dataDir: root });
+      await db.close();
+      const names = await readdir(root);
+      expect(names.filter((name) => name.startsWith('.svc-router-creating-'))).toEqual([]);
+      expect(names).toEqual(expect.arrayContaining(['PG_VERSION', 'notes.txt']));
     } finally {
       await rm(root, { recursive: true, force: true });
     }

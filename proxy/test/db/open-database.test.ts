@@ -108,9 +108,9 @@ describe('the embedded database', () => {
     }
   });
 
-  it('leaves files that are not a database in place, and says so, when none can be created among them', async () => {
+  it('names a file in the new database’s way and leaves it where it is', async () => {
     const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
-    // a file where the engine makes a directory
+    // a file where a database has a directory of that name
     await writeFile(join(root, 'base'), 'not a directory');
     try {
       const opening = openDatabase({ dataDir: root });
@@ -132,7 +132,7 @@ describe('the embedded database', () => {
       const creator = await processRunning(
         (cmdline) => cmdline.includes('pglite-create') && cmdline.includes(dataDir),
       );
-      // once it has begun writing: the database is made aside, in a directory of its own
+      // once it has begun: the database is made aside, in a directory of its own inside dataDir
       await waitFor(async () => (await readdir(dataDir).catch(() => [])).length > 0);
       process.kill(creator, 'SIGKILL');
       await expect(opening).rejects.toThrow(

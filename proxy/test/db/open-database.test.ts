@@ -10,28 +10,22 @@ import { findKeyByHash, insertKey } from '../../src/db/keys-repo.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openDatabase } from '../../src/db/open-database.js';
 import { closeTestDatabases, engines, POSTGRES_URL } from '../db-engines.js';
+import { eventually } from '../harness.js';
 import { pgliteTemplate } from '../pglite-template.js';
 import { startCutProxy } from '../tcp-cut-proxy.js';
-
-/** Polls until `condition` holds (every 10 ms, at most 20 s: a database's creation alone takes seconds). */
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (const started = Date.now(); !(await condition()); ) {
-    if (Date.now() - started > 20_000) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The pid of a running process whose command line (arguments joined by spaces) matches. */
 async function processRunning(matches: (cmdline: string) => boolean): Promise<number> {
   let found: number | undefined;
-  await waitFor(async () => {
+  // a database's creation alone takes seconds
+  await eventually(async () => {
     for (const entry of await readdir('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
       if (matches(cmdline.replaceAll('\0', ' '))) found = Number(entry);
     }
-    return found !== undefined;
-  });
+    expect(found).toBeDefined();
+  }, 20_000);
   return found!;
 }
 
@@ -133,7 +127,9 @@ describe('the embedded database', () => {
         (cmdline) => cmdline.includes('pglite-create') && cmdline.includes(dataDir),
       );
       // once it has begun: the database is made aside, in a directory of its own inside dataDir
-      await waitFor(async () => (await readdir(dataDir).catch(() => [])).length > 0);
+      await eventually(async () => {
+        expect((await readdir(dataDir).catch(() => [])).length).toBeGreaterThan(0);
+      }, 20_000);
       process.kill(creator, 'SIGKILL');
       await expect(opening).rejects.toThrow(
         /^Cannot open the embedded database at .*: the process creating it ended with SIGKILL/,
@@ -149,16 +145,19 @@ describe('the embedded database', () => {
     }
   });
 
-  it('removes what a creating process that is gone left aside, and nothing else', async () => {
+  it('removes what a creating process that is gone left aside, and nothing else: not a running one’s', async () => {
     const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
     try {
       // pid 2**22 + 1 is above Linux's largest (pid_max is at most 2**22): never a running process
       await mkdir(join(root, `.svc-router-creating-${2 ** 22 + 1}`, 'base'), { recursive: true });
+      // a process that is running (this one's parent) may still be creating one
+      const running = `.svc-router-creating-${process.ppid}`;
+      await mkdir(join(root, running, 'base'), { recursive: true });
       await writeFile(join(root, 'notes.txt'), 'kept');
       const db = await openDatabase({ dataDir: root });
       await db.close();
       const names = await readdir(root);
-      expect(names.filter((name) => name.startsWith('.svc-router-creating-'))).toEqual([]);
+      expect(names.filter((name) => name.startsWith('.svc-router-creating-'))).toEqual([running]);
       expect(names).toEqual(expect.arrayContaining(['PG_VERSION', 'notes.txt']));
     } finally {
       await rm(root, { recursive: true, force: true });

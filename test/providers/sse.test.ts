@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_SSE_EVENT_CHARS, parseSse, SseDecoder, type SseEvent } from '../../src/providers/shared/sse.js';
 
@@ -74,5 +75,40 @@ describe('SseDecoder', () => {
       for (let i = 0; i <= MAX_SSE_EVENT_CHARS / piece.length; i++) decoder.push(piece, out);
     }).toThrow(/exceeded/);
     expect(out).toEqual([]);
+  });
+
+  it('decodes a stream cut into reads anywhere as it decodes the whole (inside characters, CR LF pairs, long lines)', () => {
+    const decodeAll = (parts: Uint8Array[]): SseEvent[] => {
+      const decoder = new SseDecoder();
+      const out: SseEvent[] = [];
+      for (const part of parts) decoder.push(part, out);
+      decoder.end(out);
+      return out;
+    };
+    const line = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', ':', ' ', '{', '"') }).map((v) => `data: ${v}`),
+      fc.constantFrom('data:', 'data', 'event: delta', ': keep-alive', 'id: 1', ''),
+    );
+    const text = fc
+      .tuple(fc.array(line, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+      .map(([lines, eol, bom]) => `${bom ? '\uFEFF' : ''}${lines.join(eol)}${eol}`);
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 8 }), (source, cuts) => {
+        const bytes = Buffer.from(source);
+        const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const parts = [...at, bytes.length].map((end, i) => bytes.subarray(i === 0 ? 0 : at[i - 1], end));
+        expect(decodeAll(parts)).toEqual(decodeAll([bytes]));
+      }),
+      { seed: 20_261_128, numRuns: 400 },
+    );
+  });
+
+  it('reads a line longer than a read, in many reads, as one value', () => {
+    const decoder = new SseDecoder();
+    const out: SseEvent[] = [];
+    decoder.push(Buffer.from('data: '), out);
+    for (let i = 0; i < 100; i++) decoder.push(Buffer.from('x'.repeat(1000)), out);
+    decoder.push(Buffer.from('\n\ndata: next\n\n'), out);
+    expect(out.map((e) => e.data)).toEqual(['x'.repeat(100_000), 'next']);
   });
 });

@@ -70,6 +70,21 @@ function reasonOf(error: unknown): string {
 /** Whether `dataDir` already holds a database (else opening it runs PGlite's initdb). */
 export const holdsDatabase = (dataDir: string): boolean => existsSync(join(dataDir, 'PG_VERSION'));
 
+/** What the engine cannot start without, besides PG_VERSION: each one's absence fails it. */
+const ESSENTIAL = ['global/pg_control', 'base', 'pg_wal', 'pg_xact', 'postgresql.conf'];
+
+/**
+ * Why a directory with a PG_VERSION did not open, when it lacks part of a database: the engine says
+ * only `Aborted()` or `PGlite failed to initialize properly`. Earlier builds created the database in
+ * place (now it is made aside, pglite-worker-database.ts), and one cut short (killed, a full disk)
+ * left such a directory behind.
+ */
+function incompleteDatabase(dataDir: string): string | undefined {
+  const missing = ESSENTIAL.filter((entry) => !existsSync(join(dataDir, entry)));
+  if (missing.length === 0) return undefined;
+  return `it holds an incomplete database (${missing.join(', ')} missing), as a creation cut short leaves: move the directory away, or set another data_dir, and a new database is created there`;
+}
+
 /**
  * A Database on PGlite (PostgreSQL compiled to WebAssembly, in the calling thread: the proxy reaches it
  * through pglite-worker-database.ts, off its event loop). It has one session: statements and
@@ -107,18 +122,23 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
   const quoted = options.schema === undefined ? undefined : quoteIdentifier(options.schema);
   const where = options.dataDir ?? 'memory';
   let db: PGlite;
+  let kept = false;
   try {
     if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
     // loaded on first use: the WebAssembly engine costs a noticeable start, paid only without a URL
     const { PGlite } = await import('@electric-sql/pglite');
     const fresh = options.dataDir === undefined || !holdsDatabase(options.dataDir);
+    kept = !fresh;
     const template = fresh ? options.template : undefined;
     db = await PGlite.create(options.dataDir, {
       startParams: [...PGlite.defaultStartParams, ...BUFFER_POOL],
       ...(template === undefined ? {} : { loadDataDir: template }),
     });
   } catch (error) {
-    throw new DatabaseUnavailableError(`Cannot open the embedded database at ${where}: ${reasonOf(error)}`);
+    const incomplete = kept ? incompleteDatabase(options.dataDir!) : undefined;
+    throw new DatabaseUnavailableError(
+      `Cannot open the embedded database at ${where}: ${incomplete ?? reasonOf(error)}`,
+    );
   }
   if (quoted !== undefined) {
     await db.exec(`CREATE SCHEMA IF NOT EXISTS ${quoted}; SET search_path TO ${quoted};`);

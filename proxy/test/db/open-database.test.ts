@@ -118,6 +118,24 @@ describe('the embedded database', () => {
     }
   });
 
+  it('names what an incomplete database lacks (a creation cut short by an earlier build) and leaves it as it is', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
+    // what an earlier build, which created the database in place, left when a full disk stopped it
+    await writeFile(join(root, 'PG_VERSION'), '17\n');
+    await mkdir(join(root, 'base'));
+    await mkdir(join(root, 'global'));
+    try {
+      const opening = openDatabase({ dataDir: root });
+      await expect(opening).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      await expect(opening).rejects.toThrow(
+        /^Cannot open the embedded database at .*: it holds an incomplete database \(global\/pg_control, pg_wal, pg_xact, postgresql\.conf missing\), as a creation cut short leaves: move the directory away, or set another data_dir/,
+      );
+      expect((await readdir(root)).sort()).toEqual(['PG_VERSION', 'base', 'global']);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('leaves nothing of a creation killed half-way, and creates the database at the next start', async () => {
     const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
     const dataDir = join(root, '.svc-router');

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_SSE_EVENT_CHARS, parseSse, SseDecoder, type SseEvent } from '../../src/providers/shared/sse.js';
@@ -62,6 +64,24 @@ describe('parseSse', () => {
     expect(await collect(['id: 7\nretry: 10\nevent: a:b\ndata: {"k":"v:w"}\n\n'])).toEqual([
       { event: 'a:b', data: '{"k":"v:w"}' },
     ]);
+  });
+  it('hands out events that do not keep their read in memory', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // forty reads of a megabyte each, every one a long comment and one small event
+    async function* reads(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < 40; i++)
+        yield Buffer.from(`: ${'x'.repeat(1_000_000)}\ndata: {"usage":${i},"n":"abcdef"}\n\n`);
+    }
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept: string[] = [];
+    for await (const event of parseSse(reads())) kept.push(event.data);
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(kept).toHaveLength(40);
+    expect(kept[39]).toBe('{"usage":39,"n":"abcdef"}');
+    expect(grown).toBeLessThan(8 * 1024 * 1024);
   });
 });
 

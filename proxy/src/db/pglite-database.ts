@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
@@ -74,13 +74,27 @@ export const holdsDatabase = (dataDir: string): boolean => existsSync(join(dataD
 const ESSENTIAL = ['global/pg_control', 'base', 'pg_wal', 'pg_xact', 'postgresql.conf'];
 
 /**
+ * Whether nothing is at `path`: not a file that cannot be read (EACCES), which is no sign of a
+ * database cut short, and for which moving the directory away would set aside a whole one.
+ */
+function isAbsent(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
+/**
  * Why a directory with a PG_VERSION did not open, when it lacks part of a database: the engine says
  * only `Aborted()` or `PGlite failed to initialize properly`. Earlier builds created the database in
  * place (now it is made aside, pglite-worker-database.ts), and one cut short (killed, a full disk)
  * left such a directory behind.
  */
 function incompleteDatabase(dataDir: string): string | undefined {
-  const missing = ESSENTIAL.filter((entry) => !existsSync(join(dataDir, entry)));
+  const missing = ESSENTIAL.filter((entry) => isAbsent(join(dataDir, entry)));
   if (missing.length === 0) return undefined;
   return `it holds an incomplete database (${missing.join(', ')} missing), as a creation cut short leaves: move the directory away, or set another data_dir, and a new database is created there`;
 }

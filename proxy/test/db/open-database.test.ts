@@ -97,6 +97,7 @@ describe('the embedded database', () => {
       const opening = openDatabase({ dataDir: join(file, '.svc-router') });
       await expect(opening).rejects.toBeInstanceOf(DatabaseUnavailableError);
       await expect(opening).rejects.toThrow(/Cannot open the embedded database at .*a-file/);
+      await expect(opening).rejects.not.toThrow(/incomplete/);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
@@ -131,6 +132,22 @@ describe('the embedded database', () => {
         /^Cannot open the embedded database at .*: it holds an incomplete database \(global\/pg_control, pg_wal, pg_xact, postgresql\.conf missing\), as a creation cut short leaves: move the directory away, or set another data_dir/,
       );
       expect((await readdir(root)).sort()).toEqual(['PG_VERSION', 'base', 'global']);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('passes the engine’s own reason on for a whole database that does not open', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'svc-db-'));
+    const dataDir = join(root, '.svc-router');
+    try {
+      const made = await PGlite.create(dataDir, { loadDataDir: await pgliteTemplate() });
+      await made.close();
+      // every entry there, the control file unreadable to the engine
+      await writeFile(join(dataDir, 'global', 'pg_control'), Buffer.alloc(8192));
+      const opening = openDatabase({ dataDir });
+      await expect(opening).rejects.toThrow(/^Cannot open the embedded database at /);
+      await expect(opening).rejects.not.toThrow(/incomplete/);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -107,8 +107,10 @@ export class SseDecoder {
       return;
     }
     if (text.charCodeAt(start) === COLON) return; // a comment
-    let colon = text.indexOf(':', start);
-    if (colon === -1 || colon > end) colon = end;
+    // scanned within the line (a field name is a few characters): indexOf would search past its end,
+    // to the next colon of the read, for every line that has none
+    let colon = start;
+    while (colon < end && text.charCodeAt(colon) !== COLON) colon++;
     let valueAt = colon + 1;
     if (valueAt < end && text.charCodeAt(valueAt) === SPACE) valueAt++;
     const name = colon - start;
@@ -137,13 +139,24 @@ export async function* parseSse(
     decoder.push(bytes, events);
     for (let i = 0; i < events.length; i++) {
       monitor?.event();
-      yield events[i]!;
+      yield detached(events[i]!);
     }
     clearArray(events);
   }
   decoder.end(events);
   for (const event of events) {
     monitor?.event();
-    yield event;
+    yield detached(event);
   }
+}
+
+/**
+ * The event with a `data` string of its own. The decoder's values are slices of their read's text,
+ * and V8 keeps a string's whole text alive while any slice of it (13 characters or more) is: a caller
+ * of `parseSse` that keeps a small event of a large read would keep the read. The stream reader's
+ * events are parsed at once and dropped, so it takes the slices.
+ */
+function detached(event: SseEvent): SseEvent {
+  if (event.data.length >= 13) event.data = Buffer.from(event.data, 'utf8').toString('utf8');
+  return event;
 }

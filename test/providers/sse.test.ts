@@ -71,16 +71,18 @@ describe('parseSse', () => {
     // forty reads of a megabyte each, every one a long comment and one small event
     async function* reads(): AsyncGenerator<Uint8Array> {
       for (let i = 0; i < 40; i++)
-        yield Buffer.from(`: ${'x'.repeat(1_000_000)}\ndata: {"usage":${i},"n":"abcdef"}\n\n`);
+        yield Buffer.from(
+          `: ${'x'.repeat(1_000_000)}\nevent: content_block_delta\ndata: {"usage":${i},"n":"abcdef"}\n\n`,
+        );
     }
     gc();
     const before = process.memoryUsage().heapUsed;
     const kept: string[] = [];
-    for await (const event of parseSse(reads())) kept.push(event.data);
+    for await (const event of parseSse(reads())) kept.push(event.data, event.event!);
     gc();
     const grown = process.memoryUsage().heapUsed - before;
-    expect(kept).toHaveLength(40);
-    expect(kept[39]).toBe('{"usage":39,"n":"abcdef"}');
+    expect(kept).toHaveLength(80);
+    expect(kept.slice(-2)).toEqual(['{"usage":39,"n":"abcdef"}', 'content_block_delta']);
     expect(grown).toBeLessThan(8 * 1024 * 1024);
   });
 });

@@ -151,12 +151,16 @@ export async function* parseSse(
 }
 
 /**
- * The event with a `data` string of its own. The decoder's values are slices of their read's text,
- * and V8 keeps a string's whole text alive while any slice of it (13 characters or more) is: a caller
- * of `parseSse` that keeps a small event of a large read would keep the read. The stream reader's
- * events are parsed at once and dropped, so it takes the slices.
+ * The event with strings of its own. The decoder's values are slices of their read's text, and V8
+ * keeps a string's whole text alive while any slice of it (13 characters or more) is: a caller of
+ * `parseSse` that keeps a small event of a large read would keep the read. The stream reader's events
+ * are parsed at once and dropped, so it takes the slices.
  */
 function detached(event: SseEvent): SseEvent {
-  if (event.data.length >= 13) event.data = Buffer.from(event.data, 'utf8').toString('utf8');
+  event.data = ownString(event.data);
+  if (event.event !== undefined) event.event = ownString(event.event);
   return event;
 }
+
+const ownString = (text: string): string =>
+  text.length < 13 ? text : Buffer.from(text, 'utf8').toString('utf8');

@@ -65,6 +65,7 @@ describe('parseSse', () => {
       { event: 'a:b', data: '{"k":"v:w"}' },
     ]);
   });
+
   it('hands out events that do not keep their read in memory', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;

@@ -7,12 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './database.js';
 import { DatabaseUnavailableError } from './db-errors.js';
 import { holdsDatabase, type PgliteOptions } from './pglite-database.js';
-import {
-  deserializeError,
-  type PgliteWorkerData,
-  type WorkerReply,
-  type WorkerRequest,
-} from './pglite-worker-protocol.js';
+import { deserializeError, type WorkerReply, type WorkerRequest } from './pglite-worker-protocol.js';
 import { quoteSchemaName } from './schema-name.js';
 
 /** A request's fields but its id, which the database assigns. */
@@ -29,7 +24,7 @@ interface Pending {
  * vitest's module runner nor a parent's loader hooks reach a worker thread, and Node 20 ignores
  * `--import tsx` in a worker's `execArgv`.
  */
-function startWorker(workerData: PgliteWorkerData): Worker {
+function startWorker(workerData: PgliteOptions): Worker {
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData });
   const entry = new URL('./pglite-worker.ts', import.meta.url).href;

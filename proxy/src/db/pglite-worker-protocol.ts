@@ -3,10 +3,6 @@
  * driver error crosses between them. Structured cloning keeps rows as the engine gives them (Date,
  * number, Uint8Array, parsed JSON) but drops an Error's own fields, so errors travel as plain objects.
  */
-import type { PgliteOptions } from './pglite-database.js';
-
-/** What the worker is started with (`workerData`). */
-export type PgliteWorkerData = PgliteOptions;
 
 /** A request to the worker; `id` names its reply. */
 export type WorkerRequest =

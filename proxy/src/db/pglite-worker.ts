@@ -6,13 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database, Queryable } from './database.js';
-import { openPglite } from './pglite-database.js';
-import {
-  type PgliteWorkerData,
-  serializeError,
-  type WorkerReply,
-  type WorkerRequest,
-} from './pglite-worker-protocol.js';
+import { openPglite, type PgliteOptions } from './pglite-database.js';
+import { serializeError, type WorkerReply, type WorkerRequest } from './pglite-worker-protocol.js';
 
 /** An open transaction: its session, and how to end it once the proxy's `fn` has settled. */
 interface OpenTransaction {
@@ -116,7 +111,7 @@ function serve(db: Database, request: WorkerRequest): void {
 }
 
 try {
-  const db = await openPglite(workerData as PgliteWorkerData);
+  const db = await openPglite(workerData as PgliteOptions);
   port.on('message', (request: WorkerRequest) => serve(db, request));
   post({ ready: true });
 } catch (error) {

@@ -4,7 +4,7 @@
  */
 
 export type { CallbackKwargs, LoggedSvcParams, LoggerCallback } from './callbacks/logger-callback.js';
-export { promptTokens, textTokens } from './checks/token-count.js';
+export { loadTokenCounter, promptTokens, textTokens } from './checks/token-count.js';
 export type { CallbackSettingInput, DestinationEntryInput } from './config/callback-setting.js';
 export type { ResolvedSettings, RouterSettings } from './config/settings-schema.js';
 export { type AnswerUsage, type UsageFormat, type UsageReader, usageReader } from './cost/answer-usage.js';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { trace } from '@opentelemetry/api';
-import { type CallRecords, DEFAULT_CLOSE_DEADLINE_MS, Router } from '@svc/router';
+import { type CallRecords, DEFAULT_CLOSE_DEADLINE_MS, loadTokenCounter, Router } from '@svc/router';
 import { loadConfigFile } from '@svc/router/config';
 import type { JwtAuthDeps } from '@svc/router/jwt';
 import type { FastifyInstance } from 'fastify';
@@ -127,6 +127,9 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     logger: routerLogger(logger.child({ component: 'router' })),
   });
   printUnpriced(router, logger);
+  // while the database opens, and not on the event loop of the first call that counts tokens (a cut
+  // stream's row, the pre-call checks): a pause all calls in flight would share, and a shutdown wait
+  const tokenizer = loadTokenCounter();
   let db: Database | undefined;
   try {
     const opened =
@@ -138,6 +141,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       }));
     if (!options.database) db = opened;
     await migrate(opened);
+    await tokenizer;
     const directory = new CachedJwtDirectory((options.jwtDirectory ?? defaultJwtDirectory)(opened), {
       ttlMs: settings.keyCacheTtlMs,
     });

@@ -58,6 +58,19 @@ function tokenCounter(): CountTokens | Promise<CountTokens> {
 }
 
 /**
+ * Loads the exact counter now, when gpt-tokenizer is installed, instead of on the first count: the
+ * import parses its 30 MB of tables on the event loop (a few hundred ms, more on a busy machine), a
+ * pause every call in flight would share, and work a shutdown would wait on for a cut stream's row.
+ * A server calls it at start; the counts are the same either way.
+ *
+ * @returns `'exact'` when gpt-tokenizer counts, `'estimate'` when it is not installed or fails to
+ * load (`estimateTokens` counts then).
+ */
+export async function loadTokenCounter(): Promise<'exact' | 'estimate'> {
+  return (await tokenCounter()) === estimateTokens ? 'estimate' : 'exact';
+}
+
+/**
  * The prompt's size in tokens (o200k_base count of every message's text, plus a few tokens of framing
  * per message; an estimate without gpt-tokenizer): close enough to keep a prompt off a deployment whose
  * window is clearly too small, and to charge an answer whose upstream reported no usage.

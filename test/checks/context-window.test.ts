@@ -1,5 +1,6 @@
+import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { promptTokens } from '../../src/checks/token-count.js';
+import { loadTokenCounter, promptTokens, textTokens } from '../../src/checks/token-count.js';
 
 const user = (content: unknown) => ({ messages: [{ role: 'user', content }] });
 
@@ -35,5 +36,13 @@ describe('promptTokens (pre-call checks)', () => {
     const parts = [{ type: 'text', text: Symbol('s') }, { type: 'text', text: 10n }, throwing];
     const empty = [{ text: '' }, { text: '' }, { text: '' }];
     expect(await promptTokens(user(parts))).toBe(await promptTokens(user(empty)));
+  });
+});
+
+describe('loadTokenCounter', () => {
+  it('says the counts are exact where gpt-tokenizer is installed, and they are its counts', async () => {
+    expect(await loadTokenCounter()).toBe('exact');
+    const text = 'Routing a call over the pool: 12,345 tokens, café, 東京.';
+    expect(await textTokens(text)).toBe(countTokens(text));
   });
 });

@@ -134,4 +134,21 @@ describe('SseDecoder', () => {
     decoder.push(Buffer.from('\n\ndata: next\n\n'), out);
     expect(out.map((e) => e.data)).toEqual(['x'.repeat(100_000), 'next']);
   });
+
+  it('holds a line that trickles in two bytes a read in about its own size', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const decoder = new SseDecoder();
+    const out: SseEvent[] = [];
+    const read = Buffer.from('xy');
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    decoder.push(Buffer.from('data: '), out);
+    for (let i = 0; i < 500_000; i++) decoder.push(read, out);
+    gc();
+    // a million characters held: 1 MB as text (1.1 MB in all here); each read's piece kept apart: 16 MB
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2 * 1024 * 1024);
+    decoder.push(Buffer.from('\n\n'), out);
+    expect(out).toEqual([{ event: undefined, data: 'xy'.repeat(500_000) }]);
+  });
 });

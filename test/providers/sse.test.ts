@@ -100,6 +100,14 @@ describe('SseDecoder', () => {
     expect(out).toEqual([]);
   });
 
+  it('refuses an event of empty data lines past the limit: each line counts the line end it joins with', () => {
+    const decoder = new SseDecoder(1000);
+    const out: SseEvent[] = [];
+    decoder.push(Buffer.from('data:\n'.repeat(1000)), out);
+    expect(() => decoder.push(Buffer.from('data:\n'), out)).toThrow(/exceeded 1000 characters/);
+    expect(out).toEqual([]);
+  });
+
   it('decodes a stream cut into reads anywhere as it decodes the whole (inside characters, CR LF pairs, long lines)', () => {
     const decodeAll = (parts: Uint8Array[]): SseEvent[] => {
       const decoder = new SseDecoder();

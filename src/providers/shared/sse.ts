@@ -48,7 +48,11 @@ export class SseDecoder {
   #started = false;
   #event: string | undefined;
   readonly #data: string[] = [];
+  /** The characters of the event's data so far, each line with the line end that joins it. */
   #pending = 0;
+
+  /** @param maxEventChars the largest event (or unterminated line) accepted, in characters. */
+  constructor(private readonly maxEventChars = MAX_SSE_EVENT_CHARS) {}
 
   /** Decodes `bytes`, appending the events they complete to `out`. Throws when an event is too large. */
   push(bytes: Uint8Array, out: SseEvent[]): void {
@@ -113,8 +117,8 @@ export class SseDecoder {
   }
 
   #check(): void {
-    if (this.#restChars + this.#pending > MAX_SSE_EVENT_CHARS) {
-      throw Object.assign(new Error(`an event of the stream exceeded ${MAX_SSE_EVENT_CHARS} characters`), {
+    if (this.#restChars + this.#pending > this.maxEventChars) {
+      throw Object.assign(new Error(`an event of the stream exceeded ${this.maxEventChars} characters`), {
         code: 'SSE_EVENT_TOO_LARGE',
       });
     }
@@ -141,7 +145,8 @@ export class SseDecoder {
     if (name === 4 && text.startsWith('data', start)) {
       const value = valueAt < end ? text.slice(valueAt, end) : '';
       this.#data.push(value);
-      this.#pending += value.length;
+      // the line end too: empty `data:` lines are no text, but each is a line of the event to keep
+      this.#pending += value.length + 1;
     } else if (name === 5 && text.startsWith('event', start)) {
       this.#event = valueAt < end ? text.slice(valueAt, end) : '';
     }

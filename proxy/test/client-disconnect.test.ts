@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, MASTER_KEY, mockDeployment, startTestProxy, type TestProxy } from './harness.js';
+import { sendThenLeave } from './leaving-client.js';
+import { client } from './management/client.js';
 
 /** A local upstream answering with `answer`, which calls `gone` when its client goes away; counts those. */
 function countingUpstream(
@@ -122,6 +124,30 @@ describe('a client that goes away before any answer', () => {
     });
     const { key } = (await generated.json()) as { key: string };
     await leaveWhileWaiting('/hanging/v1/anything', { model: 'gpt-4o' }, { authorization: `Bearer ${key}` });
+  });
+});
+
+describe('a client that goes away before its call is admitted', () => {
+  it('sends nothing upstream and records the call as closed by the client', async () => {
+    const { key, keyHash } = await client(() => t).newKey();
+    const before = t.mock.requests.length;
+    // gone before the proxy has looked the new key up
+    await sendThenLeave(
+      t.url,
+      'POST',
+      '/v1/chat/completions',
+      { authorization: `Bearer ${key}` },
+      { model: 'one-slot', messages: [{ role: 'user', content: 'hi' }] },
+    );
+    await eventually(async () => {
+      const rows = (await (
+        await fetch(`${t.url}/spend/logs?key=${keyHash}`, { headers: t.admin })
+      ).json()) as Array<Record<string, unknown>>;
+      expect(rows).toMatchObject([
+        { status: 'failure', error_code: 'client_closed', http_status: 499, cost: 0 },
+      ]);
+    });
+    expect(t.mock.requests.length).toBe(before);
   });
 });
 

@@ -50,3 +50,33 @@ export function postThenLeave(
     });
   });
 }
+
+/**
+ * A client on a raw socket that sends a request (`body` as JSON, if any) and leaves as soon as it is
+ * written, reading nothing: gone before the proxy has looked its key up.
+ */
+export function sendThenLeave(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<void> {
+  const { hostname, port } = new URL(baseUrl);
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    `host: ${hostname}:${port}`,
+    ...(payload ? ['content-type: application/json', `content-length: ${Buffer.byteLength(payload)}`] : []),
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`${head.join('\r\n')}\r\n\r\n${payload}`, () => {
+        socket.destroy();
+        resolve();
+      }),
+    );
+    socket.on('error', reject);
+  });
+}

@@ -5,7 +5,7 @@
 import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, eventually, startTestProxy, type TestProxy } from './harness.js';
-import { postThenLeave } from './leaving-client.js';
+import { postThenLeave, sendThenLeave } from './leaving-client.js';
 import { client } from './management/client.js';
 
 const PRICED = 'claude-3-5-haiku-20241022';
@@ -103,6 +103,24 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     const res = await call('/free', key, message('made-up-model-4'));
     expect(res.status).toBe(200);
     await res.json();
+  });
+
+  it('neither forwards nor holds the budget of a call whose client left while its key was looked up', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const before = upstream.requests.length;
+    // a GET (no body to wait for) sent and left at once: the key is not cached yet, so the client is
+    // gone before the call is admitted
+    await sendThenLeave(t.url, 'GET', '/free/v1/models', { 'x-api-key': key });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(upstream.requests.length).toBe(before);
+    // a budget whose reservation was never settled makes every later call wait for it
+    const next = await fetch(`${t.url}/free/v1/models`, {
+      headers: { 'x-api-key': key },
+      signal: AbortSignal.timeout(5000),
+    });
+    await next.body?.cancel();
+    expect(next.status).toBe(404); // the target's own answer: the call was forwarded, not held
+    expect(upstream.requests.length).toBe(before + 1);
   });
 
   it('charges a client that left mid-stream for the whole answer, read on for its usage', async () => {

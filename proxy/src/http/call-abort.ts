@@ -21,13 +21,17 @@ export class CallAbort {
 
   constructor(reply: FastifyReply) {
     const raw = reply.raw;
-    raw.once('close', () => {
+    const onClose = () => {
       if (raw.writableFinished) return;
       const reason = new Error('the client closed the connection');
       this.#goneWith = reason;
       if (!this.#answering) this.#upstream.abort(reason);
       this.#onGone?.();
-    });
+    };
+    // a client that left before the call got here (while it was authenticated): Node tells no
+    // listener added after the close, and the call would be admitted, served and never closed
+    if (raw.closed) onClose();
+    else raw.once('close', onClose);
   }
 
   /** Whether the client went away before its reply was complete. */

@@ -55,7 +55,7 @@ export function sendTargetAnswer(
   });
   const readOn = tap ? new ReadOn(abort, call.disconnectRead) : undefined;
   const toClient = tap ? new PassThrough() : undefined;
-  reply.raw.once('close', () => {
+  const closed = () => {
     const whole = reply.raw.writableFinished;
     const end: AnswerEnd = cut ? { kind: 'cut', error: cut } : whole ? WHOLE : CLIENT_CLOSED;
     if (!whole && !tap) abort.stopUpstream(new Error('the client closed the connection'));
@@ -70,8 +70,11 @@ export function sendTargetAnswer(
       );
       return;
     }
+    // a usage that cannot be read (it never should fail) still closes the books: charged nothing
     const usage =
-      tap && readOn && toClient ? readToEnd(tap, readOn, toClient, whole) : Promise.resolve(undefined);
+      tap && readOn && toClient
+        ? readToEnd(tap, readOn, toClient, whole).catch(() => undefined)
+        : Promise.resolve(undefined);
     void usage.then((read) => {
       const model = read?.model ?? call.model ?? endpoint.path;
       const charged = provider && read?.usage ? catalogCost(provider, model, read.usage) : undefined;
@@ -83,7 +86,11 @@ export function sendTargetAnswer(
       } as unknown as HiddenParams;
       ledger.answered(hidden, { usage: read?.usage, cost: charged?.cost ?? 0, estimated: false }, end);
     });
-  });
+  };
+  // the client may have left while the target answered: Node tells no listener added after the close
+  // (told on the next tick, as the event would be, once the answer below is piped)
+  if (reply.raw.closed) process.nextTick(closed);
+  else reply.raw.once('close', closed);
   reply.code(answer.statusCode).headers(answerHeaders(answer.headers));
   if (!tap || !toClient) return reply.send(answer.body);
   // a cut upstream ends the tap with its error, and so the reply (cut) too; the client leaving ends

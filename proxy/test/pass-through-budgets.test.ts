@@ -31,8 +31,15 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     t = await startTestProxy(engine, {
       general_settings: {
         disconnect_read_timeout: 0.5,
+        max_request_body_mb: 1,
         pass_through_endpoints: [
           endpoint('/anthropic', { provider: 'anthropic' }),
+          {
+            path: '/openai',
+            target: `${upstream.url}/oa`,
+            headers: { authorization: 'Bearer up' },
+            provider: 'openai',
+          },
           endpoint('/unread'),
           endpoint('/free', { provider: 'anthropic', allow_unpriced: true }),
         ],
@@ -45,7 +52,7 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     await upstream?.close();
   });
 
-  const { post, newKey } = client(() => t);
+  const { get, post, newKey } = client(() => t);
   const call = (path: string, key: string, body: unknown) =>
     fetch(`${t.url}${path}/v1/messages`, {
       method: 'POST',
@@ -103,6 +110,64 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     const res = await call('/free', key, message('made-up-model-4'));
     expect(res.status).toBe(200);
     await res.json();
+  });
+
+  it('admits a call on the model at the top of its body, not on a `model` inside another field', async () => {
+    const { key } = await newKey({ max_budget: 10, models: [PRICED] });
+    const before = upstream.requests.length;
+    const res = await call('/anthropic', key, {
+      metadata: { model: PRICED },
+      ...message('made-up-model-5'),
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain('made-up-model-5');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('finds the model after a long `messages`, where the SDKs write it, and charges its price', async () => {
+    const { key, keyHash } = await newKey({ max_budget: 10 });
+    const long = { max_tokens: 8, messages: [{ role: 'user', content: 'x'.repeat(200_000) }], model: PRICED };
+    const res = await call('/anthropic', key, long);
+    expect(res.status).toBe(200);
+    await res.json();
+    await eventually(async () => {
+      const rows = (await get(`/spend/logs?key=${keyHash}`)).body as Array<Record<string, unknown>>;
+      expect(rows).toMatchObject([{ model_group: PRICED, priced: true }]);
+      expect(rows[0]!.cost).toBeGreaterThan(0);
+    });
+  });
+
+  it('refuses a JSON body over max_request_body_mb, which it would have to hold whole', async () => {
+    const { key } = await newKey();
+    const before = upstream.requests.length;
+    const res = await call('/anthropic', key, message(PRICED, { padding: 'x'.repeat(1_100_000) }));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('request_too_large');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('refuses a budgeted OpenAI chat stream that does not ask for its usage chunk, naming the option', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const before = upstream.requests.length;
+    const chat = (extra: object) =>
+      fetch(`${t.url}/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          messages: [{ role: 'user', content: 'hi' }],
+          model: 'gpt-4o',
+          stream: true,
+          ...extra,
+        }),
+      });
+    const refused = await chat({});
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect([refused.status, body.error.code]).toEqual([400, 'stream_usage_required']);
+    expect(body.error.message).toContain('"stream_options": {"include_usage": true}');
+    expect(upstream.requests.length).toBe(before);
+    const served = await chat({ stream_options: { include_usage: true } });
+    expect(served.status).toBe(200);
+    await served.text();
   });
 
   it('neither forwards nor holds the budget of a call whose client left while its key was looked up', async () => {

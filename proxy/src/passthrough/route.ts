@@ -50,7 +50,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     const rest = path.slice(endpoint.path.length);
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const incoming = hasBody ? (request.raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>) : undefined;
-    const head = await readRequestHead(incoming, rest);
+    const head = await readRequestHead(incoming, rest, request.headers['content-type'], ctx.bodyLimit);
     const state = request.svc;
     const abort = new CallAbort(reply);
     const ledger = await ctx.admit(
@@ -66,7 +66,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       },
       abort.upstream,
     );
-    const refusal = unpricedRefusal(endpoint, head.model, ledger.budgeted);
+    const refusal = unpricedRefusal(endpoint, head, rest, ledger.budgeted);
     if (refusal) {
       ledger.fail(refusal);
       throw refusal;

@@ -1,20 +1,33 @@
 import { catalogCost } from '@svc/router';
 import { ProxyError } from '../http/proxy-error.js';
+import type { RequestHead } from './request-head.js';
 import type { PassThroughEndpoint } from './settings.js';
+
+/** OpenAI's paths whose streams carry usage only with `stream_options.include_usage` (Responses' always do). */
+const CHAT_STREAM_PATH = /\/(chat\/)?completions\/?$/;
 
 /**
  * The refusal of a call charged to a budget whose answer the endpoint cannot price (no `provider` to
- * read its usage, or a model the catalog has no price for), or undefined when it may go: a budget
+ * read its usage, a model the catalog has no price for, an OpenAI chat stream that does not ask for
+ * its usage chunk), or undefined when it may go (`path`: the request's, after the endpoint's): a budget
  * that cannot count a call cannot hold it, so such a call is refused before it is forwarded (as chat
  * calls on unpriced deployments are), unless the endpoint says `allow_unpriced: true`.
  */
 export function unpricedRefusal(
   endpoint: PassThroughEndpoint,
-  model: string | undefined,
+  head: Pick<RequestHead, 'model' | 'stream' | 'includeUsage'>,
+  path: string,
   budgeted: boolean,
 ): ProxyError | undefined {
   if (!budgeted || endpoint.allow_unpriced) return undefined;
   const { provider } = endpoint;
+  const { model } = head;
+  if (provider === 'openai' && head.stream && !head.includeUsage && CHAT_STREAM_PATH.test(path))
+    return new ProxyError(
+      400,
+      'stream_usage_required',
+      `The pass-through endpoint \`${endpoint.path}\` charges an OpenAI stream from its usage chunk, which OpenAI sends only when asked, and this call is charged to a budget: send \`"stream_options": {"include_usage": true}\`, or set \`allow_unpriced: true\` on the endpoint to let such streams through at no cost.`,
+    );
   if (provider && model !== undefined && catalogCost(provider, model, {}).priced) return undefined;
   const what = !provider
     ? 'names no `provider`, so its answers are not read for usage'

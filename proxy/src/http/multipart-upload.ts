@@ -6,6 +6,13 @@ import { ProxyError } from './proxy-error.js';
 /** The most a file that comes before `model` is held in memory: OpenAI's own upload limit. */
 export const HELD_UPLOAD_LIMIT = 25 * 1024 * 1024;
 
+/**
+ * The most text fields, and bytes in one, that a multipart request may send. OpenAI's transcription
+ * takes about ten short ones; the bounds keep a request (read before its caller is known: the
+ * model is among them) from holding more than a few MB of fields.
+ */
+export const FIELD_LIMITS = { fields: 64, fieldBytes: 64 * 1024 };
+
 /** A multipart request read up to its file: the text fields so far and the file. */
 export interface Upload {
   fields: Record<string, string>;
@@ -39,7 +46,15 @@ export function readUpload(raw: IncomingMessage): Promise<Upload> {
     };
     let parser: InstanceType<typeof Busboy>;
     try {
-      parser = new Busboy({ headers: raw.headers as never, limits: { files: 1 } });
+      parser = new Busboy({
+        headers: raw.headers as never,
+        limits: {
+          files: 1,
+          fields: FIELD_LIMITS.fields,
+          parts: FIELD_LIMITS.fields + 1,
+          fieldSize: FIELD_LIMITS.fieldBytes,
+        },
+      });
     } catch (error) {
       reject(
         new ProxyError(
@@ -50,9 +65,16 @@ export function readUpload(raw: IncomingMessage): Promise<Upload> {
       );
       return;
     }
-    parser.on('field', (name: string, value: string) => {
-      fields[name] = value;
+    const tooLarge = (what: string) =>
+      fail(new ProxyError(413, 'request_too_large', `The multipart body has ${what}.`));
+    parser.on('field', (name: string, value: string, _nameCut: boolean, valueCut: boolean) => {
+      if (valueCut) tooLarge(`a field over ${FIELD_LIMITS.fieldBytes} bytes (\`${name}\`)`);
+      else fields[name] = value;
     });
+    // busboy drops what is past its limits without a word: a request cut short is refused instead
+    const overCount = () => tooLarge(`more than ${FIELD_LIMITS.fields} fields`);
+    parser.on('fieldsLimit', overCount);
+    parser.on('partsLimit', overCount);
     parser.on(
       'file',
       (_name: string, stream: Readable, filename: string, _encoding: string, mime: string) => {

@@ -11,6 +11,7 @@ class ChunkQueue implements AsyncIterable<Uint8Array> {
   #wake: (() => void) | undefined;
 
   push(chunk: Uint8Array): void {
+    if (this.#done) return;
     this.#chunks.push(chunk);
     this.#wake?.();
   }
@@ -18,6 +19,12 @@ class ChunkQueue implements AsyncIterable<Uint8Array> {
   end(): void {
     this.#done = true;
     this.#wake?.();
+  }
+
+  /** Nobody reads on (the parser stopped: an event over its limit): what came, and what comes, is dropped. */
+  drop(): void {
+    this.#chunks = [];
+    this.end();
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
@@ -57,7 +64,9 @@ export function answerTap(
           const value = parsedEvent(data);
           if (value !== undefined) reader.read(value);
         }
-      })().catch(() => undefined)
+      })()
+        .catch(() => undefined)
+        .finally(() => queue.drop())
     : undefined;
   const kept: Buffer[] = [];
   let keptBytes = 0;

@@ -51,6 +51,7 @@ export type {
   SuccessEvent,
   WarningEvent,
 } from './router/router-events.js';
+export { MAX_MODEL_CHARS } from './router/validate-request.js';
 export type { CallSignal } from './shared/call-signal.js';
 export { withLocalFallback } from './stores/local-fallback-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';

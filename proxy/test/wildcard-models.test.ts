@@ -48,6 +48,18 @@ describe.each(ENGINES)('wildcard models on the gateway (%s)', (engine) => {
     expect(res.body.error.code).toBe('model_not_allowed');
   });
 
+  it('refuses a model name over 256 characters, on the chat and Messages routes, before it is sent', async () => {
+    const model = `openai/${'m'.repeat(256)}`;
+    const before = t.mock.requests.length;
+    const chat = await post('/v1/chat/completions', { model, messages: USER });
+    const messages = await post('/v1/messages', { model, max_tokens: 8, messages: USER });
+    for (const res of [chat, messages]) {
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toContain('`model`: expected at most 256 characters');
+    }
+    expect(t.mock.requests.length).toBe(before);
+  });
+
   it('lists the listed groups only on /v1/models', async () => {
     const res = await get('/v1/models');
     expect(res.body.data.map((m: { id: string }) => m.id)).toEqual(['gpt-4o']);

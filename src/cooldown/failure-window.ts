@@ -17,9 +17,17 @@ export type FailureKind = 'fail' | 'rateLimit' | 'policy';
  */
 export class FailureWindow {
   readonly #counts = new Map<string, MinuteCounts & { minute: number }>();
+  /** The latest minute counted: at a later one every count is past, and dropped. */
+  #minute = Number.NEGATIVE_INFINITY;
 
   #current(id: string, now: number): MinuteCounts & { minute: number } {
     const minute = Math.floor(now / 60_000);
+    // deployments come and go (a wildcard's, one per model asked for): the past minutes' counts are
+    // never read again, and kept they would grow with every name ever asked for
+    if (minute > this.#minute) {
+      this.#counts.clear();
+      this.#minute = minute;
+    }
     let counts = this.#counts.get(id);
     if (!counts || counts.minute !== minute) {
       counts = { minute, calls: 0, fails: 0, rateLimitFails: 0, policyFails: 0 };

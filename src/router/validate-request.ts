@@ -7,6 +7,16 @@ import { CHAT_FIELDS, chatFields, samplingFields } from './openai-fields.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 
+/**
+ * The longest model name a request may ask for. Names are caller input that caches and spend rows
+ * keep (wildcard groups, per-deployment counts, connection routes): a bound on their length bounds
+ * what they hold. Real names (a Bedrock inference-profile ARN, a Vertex endpoint path) stay far
+ * under it.
+ */
+export const MAX_MODEL_CHARS = 256;
+
+const modelName = z.string().min(1).max(MAX_MODEL_CHARS, `expected at most ${MAX_MODEL_CHARS} characters`);
+
 const routerFields = {
   timeout: positiveSeconds.optional(),
   num_retries: z.number().int().nonnegative().optional(),
@@ -20,43 +30,43 @@ const message = z.looseObject({ role: z.enum(ROLES) });
 
 const schemas = {
   chat: z.looseObject({
-    model: z.string().min(1),
+    model: modelName,
     messages: z.array(message).min(1, 'expected at least one message'),
     stream: z.boolean().optional(),
     ...optional(chatFields),
     ...routerFields,
   }),
   embedding: z.looseObject({
-    model: z.string().min(1),
+    model: modelName,
     input: z.union([z.string(), z.array(z.unknown()).min(1, 'expected at least one input')]),
     ...routerFields,
   }),
   textCompletion: z.looseObject({
-    model: z.string().min(1),
+    model: modelName,
     prompt: z.union([z.string(), z.array(z.string())]),
     ...optional(samplingFields),
     ...routerFields,
   }),
-  imageGeneration: z.looseObject({ model: z.string().min(1), prompt: z.string().min(1), ...routerFields }),
+  imageGeneration: z.looseObject({ model: modelName, prompt: z.string().min(1), ...routerFields }),
   transcription: z.looseObject({
-    model: z.string().min(1),
+    model: modelName,
     file: z.custom<unknown>(isUpload, 'expected bytes (Uint8Array, Blob) or an async iterable of bytes'),
     filename: z.string().min(1).optional(),
     ...routerFields,
   }),
   speech: z.looseObject({
-    model: z.string().min(1),
+    model: modelName,
     input: z.string().min(1),
     voice: z.string().min(1),
     ...routerFields,
   }),
   moderation: z.looseObject({
-    model: z.string().min(1),
+    model: modelName,
     input: z.union([z.string(), z.array(z.unknown()).min(1, 'expected at least one input')]),
     ...routerFields,
   }),
   rerank: z.looseObject({
-    model: z.string().min(1),
+    model: modelName,
     query: z.string().min(1),
     documents: z
       .array(z.union([z.string(), z.looseObject({ text: z.string() })]))
@@ -91,7 +101,7 @@ const ROLE_SET: ReadonlySet<unknown> = new Set(ROLES);
 function isPlainChat(request: unknown): boolean {
   if (typeof request !== 'object' || request === null) return false;
   const r = request as Record<string, unknown>;
-  if (typeof r.model !== 'string' || r.model.length === 0) return false;
+  if (typeof r.model !== 'string' || r.model.length === 0 || r.model.length > MAX_MODEL_CHARS) return false;
   const messages = r.messages;
   if (!Array.isArray(messages) || messages.length === 0) return false;
   for (const m of messages) {

@@ -4,6 +4,7 @@ import {
   type CallbackKwargs,
   type FailureEvent,
   type LoggerCallback,
+  MAX_MODEL_CHARS,
   Router,
   type SuccessEvent,
 } from '../../src/index.js';
@@ -148,6 +149,19 @@ describe('Router requests', () => {
     await router.close();
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as Error).message).toContain('request.messages');
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('rejects a model name over MAX_MODEL_CHARS, naming the field and the bound', async () => {
+    const router = new Router([
+      { model_name: '*', svc_params: { model: 'openai/*', api_base: `${mock.url}/a/v1`, api_key: 'sk' } },
+    ]);
+    const model = 'm'.repeat(MAX_MODEL_CHARS + 1);
+    const error = await router.acompletion({ model, messages: USER }).catch((e: unknown) => e);
+    await router.close();
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as Error).message).toContain('request.model');
+    expect((error as Error).message).toContain(`at most ${MAX_MODEL_CHARS} characters`);
     expect(mock.requests).toHaveLength(0);
   });
 

@@ -1,3 +1,4 @@
+import { MAX_MODEL_CHARS } from '@svc/router';
 import { ProxyError } from '../http/proxy-error.js';
 import { type Caller, isAdmin } from './caller.js';
 import { presentedKey } from './credentials.js';
@@ -77,10 +78,13 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
   };
 }
 
-/** The body's `model` when it is a string: what a route passes to `authenticate`. */
+/**
+ * The body's `model` when it is a string of at most `MAX_MODEL_CHARS`: what a route passes to
+ * `authenticate` (a longer one is refused when the call is admitted, naming the field).
+ */
 export function bodyModel(body: unknown): string | undefined {
   const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
-  return typeof model === 'string' ? model : undefined;
+  return typeof model === 'string' && model.length <= MAX_MODEL_CHARS ? model : undefined;
 }
 
 /** Throws 403 unless the caller is an admin (the master key, or an admin JWT). */

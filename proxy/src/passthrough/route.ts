@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { MAX_MODEL_CHARS } from '@svc/router';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'undici';
 import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
@@ -51,6 +52,12 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const incoming = hasBody ? (request.raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>) : undefined;
     const head = await readRequestHead(incoming, rest, request.headers['content-type'], ctx.bodyLimit);
+    if (head.model !== undefined && head.model.length > MAX_MODEL_CHARS)
+      throw new ProxyError(
+        400,
+        'invalid_request',
+        `\`model\`: expected at most ${MAX_MODEL_CHARS} characters.`,
+      );
     const state = request.svc;
     const abort = new CallAbort(reply);
     const ledger = await ctx.admit(

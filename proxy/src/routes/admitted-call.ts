@@ -1,10 +1,11 @@
-import type { CallControl, ChatCompletionStream } from '@svc/router';
+import { type CallControl, type ChatCompletionStream, MAX_MODEL_CHARS } from '@svc/router';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import { DEFAULT_DISCONNECT_READ, type DisconnectRead } from '../config/general-settings.js';
 import { storedEndUser } from '../db/spend-log-row.js';
 import { CallAbort } from '../http/call-abort.js';
 import type { CallState } from '../http/call-state.js';
+import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
 import type { CallFacts, CallLedger } from '../spend/call-ledger.js';
 import { callControl, routedCall } from './routed-call.js';
@@ -40,6 +41,13 @@ export async function admitAndRoute<T>(
   admission: Admission,
   invoke: (control: CallControl) => Promise<T>,
 ): Promise<AdmittedCall<T>> {
+  // before anything keeps it: the admission's caches, the spend row
+  if (admission.model.length > MAX_MODEL_CHARS)
+    throw new ProxyError(
+      400,
+      'invalid_request',
+      `\`model\`: expected at most ${MAX_MODEL_CHARS} characters.`,
+    );
   const state = request.svc;
   const abort = new CallAbort(reply);
   // every field named, no spread: a spread followed by more properties is V8's slow path

@@ -82,6 +82,25 @@ describe('stream_resume continues a broken stream on a deployment with assistant
     expect(fallbacks[0]!.error).toBeInstanceOf(APIConnectionError);
   });
 
+  it('prices its whole usage part by part, each at its deployment’s prices, for a reader that charges it', async () => {
+    mock.setBehavior('/a', broken({ cutAfter: 3 }));
+    mock.setBehavior('/b', { content: TEXT });
+    const dearer = { input_cost_per_token: 1e-4, output_cost_per_token: 2e-4 };
+    const b = { ...prefill('b'), svc_params: { ...prefill('b').svc_params, ...dearer } };
+    const { router } = resuming([deployment(mock, 'a'), b]);
+    const { stream, chunks } = await drain(router);
+    await router.close();
+    const usage = chunks.at(-1)!.usage!;
+    const cost = stream._hidden_params.response_cost!;
+    expect(cost).toBeGreaterThan((usage.prompt_tokens * 2.5e-6 + usage.completion_tokens * 1e-5) * 2);
+    expect(stream.costOf({ ...usage })).toBe(cost);
+    // a count of what a reader that left was given: the first deployment's prices
+    expect(stream.costOf({ prompt_tokens: 10, completion_tokens: 4, total_tokens: 14 })).toBeCloseTo(
+      10 * 2.5e-6 + 4 * 1e-5,
+      12,
+    );
+  });
+
   it('continues a stream that stalls past stream_timeout', async () => {
     mock.setBehavior('/a', broken({ stallAfter: 3 }));
     mock.setBehavior('/b', { content: TEXT });

@@ -6,6 +6,7 @@ import type {
   ChatCompletionRequest,
   Endpoint,
   HiddenParams,
+  Usage,
 } from '../../types/index.js';
 import type { Admits, Routed } from '../call.js';
 import { ChatCompletionStream } from '../chat-stream.js';
@@ -61,15 +62,31 @@ export function resumableStream(
   const { first } = routed.result;
   if (first.done || deps.maxResumes <= 0 || (call.request.n ?? 1) > 1) return stream;
   const hidden = stream._hidden_params;
-  const rest = resumingChunks(stream, first.value, routed.endpoint, hidden, call, deps);
+  const priced: WholeAnswer = { usage: undefined, cost: 0 };
+  const rest = resumingChunks(stream, first.value, routed.endpoint, hidden, call, deps, priced);
   const resumable = new ChatCompletionStream(
     { first, rest, onClose: () => {} },
-    // each attempt's own stream settles it; the whole answer's cost is set before its usage chunk. A
-    // count of what was delivered (a reader that left) is priced on the first deployment's prices.
-    { onEnd: () => {}, onError: () => {}, costOf: (usage) => stream.costOf(usage) },
+    // each attempt's own stream settles it; the whole answer's cost is set before its usage chunk.
+    // That usage is priced part by part, each at its deployment's prices; a count of what was
+    // delivered (a reader that left) on the first deployment's.
+    {
+      onEnd: () => {},
+      onError: () => {},
+      costOf: (usage) =>
+        priced.usage && sameTokens(usage, priced.usage) ? priced.cost : stream.costOf(usage),
+    },
   );
   return withHiddenParams(resumable, hidden) as ChatCompletionStream;
 }
+
+/** A continued answer's usage once its last part ended, and its cost, each part at its own prices. */
+interface WholeAnswer {
+  usage: Usage | undefined;
+  cost: number;
+}
+
+const sameTokens = (a: Partial<Usage>, b: Usage): boolean =>
+  a.prompt_tokens === b.prompt_tokens && a.completion_tokens === b.completion_tokens;
 
 async function* resumingChunks(
   stream: ChatCompletionStream,
@@ -78,6 +95,7 @@ async function* resumingChunks(
   hidden: HiddenParams,
   call: ResumedCall,
   deps: ResumeDeps,
+  priced: WholeAnswer,
 ): AsyncGenerator<ChatCompletionChunk> {
   const answer = new DeliveredAnswer(first);
   const parts: AnswerPart[] = [];
@@ -112,6 +130,8 @@ async function* resumingChunks(
     if (!joining) return;
     parts.push(closePart(part, answer, joining));
     const whole = await wholeUsage(parts);
+    priced.usage = whole.usage;
+    priced.cost = whole.cost;
     describeServer(hidden, part.endpoint, whole.cost);
     yield usageChunk(answer, whole.usage);
   } finally {

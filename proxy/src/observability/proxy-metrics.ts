@@ -134,6 +134,20 @@ function routerSeries(registry: Registry, read: Read, spendStats: () => SpendSta
     [],
     (add) => add({}, spendStats().failedFlushes),
   );
+  snapshotCounter(
+    registry,
+    'svc_spend_logs_dropped_total',
+    'Spend rows dropped unwritten: more than the writer holds were pending (a long database outage), or they came after shutdown closed it.',
+    [],
+    (add) => add({}, spendStats().dropped),
+  );
+  snapshotCounter(
+    registry,
+    'svc_spend_logs_rejected_total',
+    'Spend rows the database refused as data, set aside so that the others are written.',
+    [],
+    (add) => add({}, spendStats().rejected),
+  );
   new Gauge({
     name: 'svc_spend_logs_pending',
     help: 'Spend rows waiting to be written.',

@@ -88,6 +88,11 @@ describe('GET /metrics after a known sequence of calls', () => {
     expect(sampleValue(samples, 'svc_in_flight_requests', east)).toBe(0);
   });
 
+  it('counts spend rows dropped or refused by the database: none of these five', () => {
+    expect(sampleValue(samples, 'svc_spend_logs_dropped_total', {})).toBe(0);
+    expect(sampleValue(samples, 'svc_spend_logs_rejected_total', {})).toBe(0);
+  });
+
   it('counts HTTP requests by route pattern and status class', () => {
     const route = { route: '/v1/chat/completions', method: 'POST' };
     expect(sampleValue(samples, 'svc_http_requests_total', { ...route, status_class: '2xx' })).toBe(4);

@@ -25,6 +25,10 @@ export interface SpendStats {
   pending: number;
   written: number;
   failedFlushes: number;
+  /** Rows not kept: more were pending than the writer holds, or they came after it closed. */
+  dropped: number;
+  /** Rows the database refused as data. */
+  rejected: number;
 }
 
 /** Logs, metrics and traces of the proxy (docs/observability.md). */

@@ -157,7 +157,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     await Promise.allSettled([
       db?.close(),
       router.close(),
-      stores.shared.close?.(),
+      stores.shared?.close?.(),
       otel?.shutdown(),
       records.close({ deadlineMs: 0 }),
     ]);
@@ -294,7 +294,7 @@ async function serve(
           records.close({ deadlineMs: Math.min(settings.drainTimeoutMs, DEFAULT_CLOSE_DEADLINE_MS) }),
         ]);
         if (unwritten > 0) options.log?.(`${unwritten} spend rows could not be written before the deadline`);
-        await Promise.allSettled([router.close(), stores.shared.close?.()]);
+        await Promise.allSettled([router.close(), stores.shared?.close?.()]);
         if (!options.database) await db.close();
         await options.otel?.shutdown();
       })();

@@ -6,9 +6,11 @@ import { parseSettings, redisOptionsFromSettings } from '@svc/router/config';
 export interface ProxyStores {
   /**
    * The router's store: Redis when `router_settings` ask for it (watched once: the router logs each
-   * outage and recovery, for itself and the rate limits), else memory.
+   * outage and recovery, for itself and the rate limits). Without Redis none: the router keeps its
+   * state in its own memory, where the response cache is bounded in bytes (`cache_kwargs.max_bytes`),
+   * which it is not in a store given to it (a shared store's answers are bounded by its own keys).
    */
-  shared: Store;
+  shared: Store | undefined;
   /** What `rpm_limit`/`tpm_limit` count in: the shared store, or this process's memory while it fails. */
   limits: Store;
   /** Resolves when Redis answers, for `/health/readiness`; undefined without Redis. */
@@ -21,10 +23,7 @@ export interface ProxyStores {
  */
 export function proxyStores(routerSettings: Record<string, unknown>, env: NodeJS.ProcessEnv): ProxyStores {
   const options = redisOptionsFromSettings(parseSettings(routerSettings, env));
-  if (!options) {
-    const memory = new MemoryStore();
-    return { shared: memory, limits: memory, ping: undefined };
-  }
+  if (!options) return { shared: undefined, limits: new MemoryStore(), ping: undefined };
   const redis = new RedisStore(options);
   const shared = watchedStore(redis, new StoreHealth());
   return {

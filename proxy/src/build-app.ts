@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { authenticateFirst } from './http/authenticate-first.js';
 import { trackCalls } from './http/call-state.js';
 import { parseJsonBodies } from './http/json-body.js';
 import { lingerOnEarlyAnswers } from './http/lingering-close.js';
@@ -55,6 +56,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
   parseJsonBodies(app);
   lingerOnEarlyAnswers(app);
   trackCalls(app, ctx.now, obs?.tracing);
+  authenticateFirst(app, ctx.authenticate);
   if (obs) observeRequests(app, obs);
   logUnexpectedErrors(app);
   app.setErrorHandler((error, _request, reply) => {

@@ -169,19 +169,15 @@ describe.each(ENGINES)('audio, moderation and rerank routes (%s)', (engine) => {
     expect(((await res.json()) as { text: string }).text).toBe('streamed');
   });
 
-  it('refuses a multipart body of more fields, or a larger field, than a transcription takes, unauthenticated or not', async () => {
-    const upload = (form: FormData, headers: Record<string, string> = {}) =>
+  it('refuses a multipart body of more fields, or a larger field, than a transcription takes', async () => {
+    const upload = (form: FormData, headers: Record<string, string>) =>
       fetch(`${t.url}/v1/audio/transcriptions`, { method: 'POST', headers, body: form });
     const many = new FormData();
     for (let i = 0; i < 100; i++) many.append(`f${i}`, 'x');
     const large = new FormData();
     large.append('prompt', 'x'.repeat(100_000));
-    for (const [form, headers] of [
-      [many, {}],
-      [many, t.admin],
-      [large, t.admin],
-    ] as const) {
-      const res = await upload(form, headers);
+    for (const form of [many, large]) {
+      const res = await upload(form, t.admin);
       const body = (await res.json()) as { error: { code: string } };
       expect([res.status, body.error.code]).toEqual([413, 'request_too_large']);
     }

@@ -58,7 +58,16 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
       ? { kind: 'key', key, teamModels: team.models }
       : { kind: 'key', key };
   };
+  // a request authenticated before its body was read (authenticateFirst) is not looked up again by
+  // its route; a JWT's caller is, with the model the body names (model access comes with the token)
+  const found = new WeakMap<AuthInput, Promise<Caller>>();
+  const remembered = (request: AuthInput, caller: Promise<Caller>): Promise<Caller> => {
+    found.set(request, caller);
+    return caller;
+  };
   return async (request, model) => {
+    const known = found.get(request);
+    if (known) return known;
     const presented = presentedKey(request.headers);
     if (presented === undefined) {
       throw new ProxyError(
@@ -72,9 +81,10 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
     }
     // one hash serves both: the master key comparison and (as hex, = hashKey) the key lookup
     const digest = secretDigest(presented);
-    if (masterKeyDigest && sameDigest(digest, masterKeyDigest)) return { kind: 'master' };
+    if (masterKeyDigest && sameDigest(digest, masterKeyDigest))
+      return remembered(request, Promise.resolve({ kind: 'master' }));
     if (jwt && isForJwt(jwt, presented)) return jwtCaller(jwt, request, presented, model, asKey);
-    return asKey(digest.toString('hex'));
+    return remembered(request, asKey(digest.toString('hex')));
   };
 }
 

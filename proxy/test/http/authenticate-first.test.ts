@@ -1,0 +1,69 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MASTER_KEY, startTestProxy, type TestProxy } from '../harness.js';
+
+/**
+ * Sends a request's head announcing a body of `length` bytes, and only its first kilobyte: resolves
+ * with the first line of an answer that came anyway, or undefined after `waitMs` without one.
+ */
+async function answerBeforeBody(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  length: number,
+  waitMs = 1500,
+): Promise<string | undefined> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `host: ${hostname}:${port}`,
+    'content-type: application/json',
+    `content-length: ${length}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.write(`${head.join('\r\n')}\r\n\r\n{"model":"gpt-4o","messages":[${' '.repeat(1000)}`);
+  const answer = new Promise<string>((resolve) =>
+    socket.once('data', (data: Buffer) => resolve(data.toString('latin1').split('\r\n')[0]!)),
+  );
+  const late = new Promise<undefined>((resolve) => setTimeout(resolve, waitMs, undefined));
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    socket.destroy();
+  }
+}
+
+describe('a request whose caller is not known yet', () => {
+  let t: TestProxy;
+  beforeAll(async () => {
+    t = await startTestProxy('pglite');
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('is refused 401 before its body is read, on model and management routes alike', async () => {
+    for (const [path, headers] of [
+      ['/v1/chat/completions', {}],
+      ['/v1/chat/completions', { authorization: 'Bearer sk-not-a-key' }],
+      ['/v1/messages', { 'x-api-key': 'sk-not-a-key' }],
+      ['/key/generate', {}],
+      ['/v1/audio/transcriptions', {}],
+    ] as const) {
+      expect(await answerBeforeBody(t.url, path, headers, 5_000_000)).toBe('HTTP/1.1 401 Unauthorized');
+    }
+  });
+
+  it('has its body read when its key is good, and answered once the body is whole', async () => {
+    expect(
+      await answerBeforeBody(
+        t.url,
+        '/v1/chat/completions',
+        { authorization: `Bearer ${MASTER_KEY}` },
+        5_000_000,
+        300,
+      ),
+    ).toBeUndefined();
+  });
+});

@@ -67,6 +67,8 @@ export interface ProxyContext {
   bodyLimit: number;
   /** How far a stream's upstream is read after its client left; absent: the defaults. */
   disconnectRead?: DisconnectRead | undefined;
+  /** `send_timeout` in ms: how long a stream waits for a client that reads nothing; absent: 60 s. */
+  sendTimeoutMs?: number | undefined;
   version: string;
   /** Logs, `/metrics` and request spans; absent: none of them (an app built bare, for tests). */
   observability?: ProxyObservability | undefined;

@@ -258,6 +258,7 @@ async function serve(
     bodyLimit: settings.maxRequestBodyBytes,
     passThrough: settings.passThrough,
     disconnectRead: { ...settings.disconnectRead, cut: drainCut.signal },
+    sendTimeoutMs: settings.sendTimeoutMs,
     version,
     observability: {
       log: options.logger,

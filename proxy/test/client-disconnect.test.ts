@@ -79,6 +79,7 @@ beforeAll(async () => {
     // the upstream is read on after the client leaves, for the answer's usage: briefly here
     general_settings: {
       disconnect_read_timeout: 0.05,
+      send_timeout: 1,
       pass_through_endpoints: [{ path: '/hanging', target: `${hanging.url}/pt` }],
     },
   });
@@ -208,6 +209,26 @@ async function streamNobodyReads(url: string, model: string) {
 }
 
 describe('a client that stops reading mid-stream', () => {
+  it('has its connection closed after send_timeout, its call recorded as closed by the client', async () => {
+    t.mock.setBehavior('/one-slot', { raw: { headers: SSE, body: bigStream() } });
+    const { head, socket } = await streamNobodyReads(t.url, 'one-slot');
+    const callId = /x-svc-call-id: *([^\r\n]+)/i.exec(head)?.[1];
+    try {
+      await eventually(async () => {
+        const rows = (await (await fetch(`${t.url}/spend/logs`, { headers: t.admin })).json()) as Array<
+          Record<string, unknown>
+        >;
+        expect(rows.find((r) => r.call_id === callId)).toMatchObject({
+          error_code: 'client_closed',
+          http_status: 499,
+        });
+      }, 10_000);
+    } finally {
+      socket.destroy();
+      t.mock.setBehavior('/one-slot', { content: 'ok' });
+    }
+  });
+
   it("gives the deployment's slot back after stream_timeout, counting nothing against it", async () => {
     t.mock.setBehavior('/one-slot', { raw: { headers: SSE, body: bigStream() } });
     const { head, socket } = await streamNobodyReads(t.url, 'one-slot');

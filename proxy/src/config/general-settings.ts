@@ -55,6 +55,11 @@ export const generalSettingsSchema = z.strictObject({
     .nonnegative()
     .max(1_048_576)
     .default(DEFAULT_DISCONNECT_READ.maxBytes / 1024),
+  /**
+   * Seconds a stream waits for a client that reads nothing (its socket's buffer full) before its
+   * connection is closed, as nginx's `send_timeout`: the call then ends as one whose client left. 0: no limit.
+   */
+  send_timeout: seconds(3600).default(60),
   /** The proxy's JSON log lines at this level and above; `silent` writes none. */
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `GET /metrics` without the master key (for a scraper inside a trusted network). */
@@ -84,6 +89,8 @@ export interface ProxySettings {
   drainTimeoutMs: number;
   /** How far the upstream of a stream is read after its client left (docs/proxy.md, what is charged). */
   disconnectRead: DisconnectRead;
+  /** `send_timeout`: how long a stream waits for a client that reads nothing; 0: no limit. */
+  sendTimeoutMs: number;
   logLevel: GeneralSettings['log_level'];
   metricsPublic: boolean;
   /** Where spans are exported; undefined: not exported by the proxy. */
@@ -139,6 +146,7 @@ export function resolveProxySettings(
       timeoutMs: general.disconnect_read_timeout * 1000,
       maxBytes: general.disconnect_read_max_kb * 1024,
     },
+    sendTimeoutMs: general.send_timeout * 1000,
     logLevel: general.log_level,
     metricsPublic: general.metrics_public,
     otlpEndpoint: general.otel_exporter_otlp_endpoint,

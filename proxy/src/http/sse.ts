@@ -36,10 +36,18 @@ export function sseEvent(event: string, data: unknown): string {
 /** A turn's frames past this many characters are written at once rather than at the turn's end. */
 const BATCH_CHARS = 16 * 1024;
 
-/** Resolves true once the response's socket drains, false if the client goes away first. */
-function drained(raw: ServerResponse): Promise<boolean> {
+/** How long a stream waits for a client that reads nothing, unless told: nginx's `send_timeout`. */
+export const DEFAULT_SEND_TIMEOUT_MS = 60_000;
+
+/**
+ * Resolves true once the response's socket drains, false if the client goes away first, or reads
+ * nothing for `timeoutMs` (then its connection is closed: a client that holds a stream without
+ * reading it would hold the call's books, and its budget's reservation, as long as it likes).
+ */
+function drained(raw: ServerResponse, timeoutMs: number): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     const done = (open: boolean) => {
+      clearTimeout(timer);
       raw.off('drain', onDrain);
       raw.off('close', onClose);
       resolve(open);
@@ -48,6 +56,7 @@ function drained(raw: ServerResponse): Promise<boolean> {
     const onClose = () => done(false);
     raw.on('drain', onDrain);
     raw.on('close', onClose);
+    const timer = timeoutMs > 0 ? setTimeout(() => raw.destroy(), timeoutMs) : undefined;
   });
 }
 
@@ -66,7 +75,11 @@ export class FrameWriter {
   #pending = '';
   #scheduled = false;
 
-  constructor(private readonly raw: ServerResponse) {}
+  /** @param sendTimeoutMs how long a write waits for a client that reads nothing (0: as long as it takes). */
+  constructor(
+    private readonly raw: ServerResponse,
+    private readonly sendTimeoutMs = DEFAULT_SEND_TIMEOUT_MS,
+  ) {}
 
   /**
    * Queues one frame: true at once (no promise) while the socket has room; a promise when it must
@@ -83,7 +96,7 @@ export class FrameWriter {
       }
     }
     if (this.#pending.length < BATCH_CHARS && !raw.writableNeedDrain) return true;
-    return this.flush() || drained(raw);
+    return this.flush() || drained(raw, this.sendTimeoutMs);
   }
 
   /** Writes the frames queued so far; false when the socket's buffer is full. */

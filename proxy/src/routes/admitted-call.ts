@@ -6,6 +6,7 @@ import { storedEndUser } from '../db/spend-log-row.js';
 import { CallAbort } from '../http/call-abort.js';
 import type { CallState } from '../http/call-state.js';
 import { ProxyError } from '../http/proxy-error.js';
+import { DEFAULT_SEND_TIMEOUT_MS } from '../http/sse.js';
 import type { ProxyContext } from '../proxy-context.js';
 import type { CallFacts, CallLedger } from '../spend/call-ledger.js';
 import { callControl, routedCall } from './routed-call.js';
@@ -65,7 +66,15 @@ export async function admitAndRoute<T>(
   const result = await routedCall(state, ledger, abort, () =>
     invoke(callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
   );
-  return new Admitted(result, ledger, abort, reply, state, ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ);
+  return new Admitted(
+    result,
+    ledger,
+    abort,
+    reply,
+    state,
+    ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ,
+    ctx.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS,
+  );
 }
 
 // a class, not an object literal: a getter in a literal makes V8 build each object on its slow path
@@ -77,6 +86,7 @@ class Admitted<T> implements AdmittedCall<T> {
     private readonly reply: FastifyReply,
     private readonly state: CallState,
     private readonly disconnectRead: DisconnectRead,
+    private readonly sendTimeoutMs: number,
   ) {}
 
   get clientGone(): boolean {
@@ -88,7 +98,14 @@ class Admitted<T> implements AdmittedCall<T> {
     format: StreamFormat,
     request: Readonly<Record<string, unknown>>,
   ): Promise<void> {
-    const { ledger, abort, reply, state, disconnectRead } = this;
-    return sendStream(reply, stream, format, { ledger, state, abort, request, disconnectRead });
+    const { ledger, abort, reply, state, disconnectRead, sendTimeoutMs } = this;
+    return sendStream(reply, stream, format, {
+      ledger,
+      state,
+      abort,
+      request,
+      disconnectRead,
+      sendTimeoutMs,
+    });
   }
 }

@@ -33,6 +33,8 @@ export interface StreamCall {
   request: Readonly<Record<string, unknown>>;
   /** How far the upstream is read after the client left. */
   disconnectRead: DisconnectRead;
+  /** How long a write waits for a client that reads nothing before its connection is closed. */
+  sendTimeoutMs: number;
 }
 
 const UNCOUNTED: Charge = Object.freeze({ usage: undefined, cost: 0, estimated: true });
@@ -60,7 +62,7 @@ export async function sendStream(
   const clientHere = () => !abort.gone && !raw.destroyed;
   const answer = new DeliveredAnswer();
   const readOn = new ReadOn(abort, call.disconnectRead);
-  const writer = new FrameWriter(raw);
+  const writer = new FrameWriter(raw, call.sendTimeoutMs);
   let end: AnswerEnd = CLIENT_CLOSED;
   const chunks = stream[Symbol.asyncIterator]();
   let finished = false;

@@ -16,6 +16,7 @@ describe('general_settings', () => {
       drain_timeout: 25,
       disconnect_read_timeout: 5,
       disconnect_read_max_kb: 256,
+      send_timeout: 60,
       log_level: 'info',
       metrics_public: false,
       otel_service_name: 'svc-router',
@@ -31,6 +32,7 @@ describe('general_settings', () => {
       spendFlushIntervalMs: 500,
       drainTimeoutMs: 25_000,
       disconnectRead: { timeoutMs: 5000, maxBytes: 256 * 1024 },
+      sendTimeoutMs: 60_000,
     });
   });
 

@@ -170,15 +170,14 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     await served.text();
   });
 
-  it('neither forwards nor holds the budget of a call whose client left while its key was looked up', async () => {
+  it('does not hold the budget of a call whose client left while its key was looked up', async () => {
     const { key } = await newKey({ max_budget: 10 });
-    const before = upstream.requests.length;
     // a GET (no body to wait for) sent and left at once: the key is not cached yet, so the client is
-    // gone before the call is admitted
+    // usually gone before the call is set up (http/call-abort.test.ts has that case alone)
     await sendThenLeave(t.url, 'GET', '/free/v1/models', { 'x-api-key': key });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(upstream.requests.length).toBe(before);
     // a budget whose reservation was never settled makes every later call wait for it
+    const before = upstream.requests.length;
     const next = await fetch(`${t.url}/free/v1/models`, {
       headers: { 'x-api-key': key },
       signal: AbortSignal.timeout(5000),

@@ -4,7 +4,8 @@ import { authenticateFirst } from './http/authenticate-first.js';
 import { trackCalls } from './http/call-state.js';
 import { parseJsonBodies } from './http/json-body.js';
 import { lingerOnEarlyAnswers } from './http/lingering-close.js';
-import { errorReply, fixedBody, ProxyError } from './http/proxy-error.js';
+import { errorReply, fixedBody } from './http/proxy-error.js';
+import { routeNotFound } from './http/route-not-found.js';
 import { AccessLog } from './observability/access-log.js';
 import { observeRequests } from './observability/http-hooks.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
@@ -67,13 +68,7 @@ export function buildProxyApp(ctx: ProxyContext): FastifyInstance {
       .send(fixedBody(error) ?? body);
   });
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = errorReply(
-      new ProxyError(
-        404,
-        'route_not_found',
-        `No route ${request.method} ${request.url.split('?')[0]}; see GET /routes.`,
-      ),
-    );
+    const { status, body } = errorReply(routeNotFound(request));
     return reply.code(status).send(body);
   });
   registerMetaRoutes(app, ctx);

@@ -146,8 +146,6 @@ describe('a client that goes away before its call is admitted', () => {
     ).json()) as Array<Record<string, unknown>>;
     for (const row of rows)
       expect(row).toMatchObject({ error_code: 'client_closed', http_status: 499, cost: 0 });
-    // a request that reached the upstream was cancelled: one closed for each row
-    expect(hanging.closed() - before).toBe(rows.length);
   });
 });
 

@@ -25,8 +25,13 @@ const lingering = new WeakSet<Socket>();
  * the client sees ECONNRESET or EPIPE instead of the 413.
  */
 export function lingerOnEarlyAnswers(app: FastifyInstance, bounds = LINGER): void {
-  app.addHook('onSend', (request, _reply, _payload, done) => {
-    if (request.raw.complete === false) closeLingering(request.raw, bounds);
+  app.addHook('onSend', (request, reply, _payload, done) => {
+    if (request.raw.complete === false) {
+      // Node closes a connection whose body is unread only when the answer says so: kept alive, it
+      // would read (and drop) whatever the client goes on sending, for as long as it sends
+      reply.header('connection', 'close');
+      closeLingering(request.raw, bounds);
+    }
     done();
   });
 }

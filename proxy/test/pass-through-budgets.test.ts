@@ -40,6 +40,7 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
             headers: { authorization: 'Bearer up' },
             provider: 'openai',
           },
+          endpoint('/gemini', { target: `${upstream.url}/gem`, provider: 'gemini' }),
           endpoint('/unread'),
           endpoint('/free', { provider: 'anthropic', allow_unpriced: true }),
         ],
@@ -137,12 +138,29 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     });
   });
 
-  it('refuses a JSON body over max_request_body_mb, which it would have to hold whole', async () => {
+  it('refuses a JSON body over 32 MB (max_request_body_mb if higher), which it would have to hold whole', async () => {
     const { key } = await newKey();
     const before = upstream.requests.length;
-    const res = await call('/anthropic', key, message(PRICED, { padding: 'x'.repeat(1_100_000) }));
+    const res = await call('/anthropic', key, message(PRICED, { padding: 'x'.repeat(33 * 1024 * 1024) }));
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('request_too_large');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('admits on the model of a JSON body labelled as something else, and on a Gemini path’s model', async () => {
+    const { key } = await newKey({ models: [PRICED, '/anthropic', '/gemini', 'gemini-2.0-flash'] });
+    const before = upstream.requests.length;
+    const plain = await fetch(`${t.url}/anthropic/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'text/plain' },
+      body: JSON.stringify(message('made-up-model-6')),
+    });
+    const gemini = await fetch(`${t.url}/gemini/v1beta/models/gemini-2.5-pro:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gemini-2.0-flash', contents: [{ parts: [{ text: 'hi' }] }] }),
+    });
+    expect([plain.status, gemini.status]).toEqual([403, 403]);
     expect(upstream.requests.length).toBe(before);
   });
 

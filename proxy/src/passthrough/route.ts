@@ -6,7 +6,7 @@ import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
 import { CallAbort } from '../http/call-abort.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
-import { forwardedBody, readRequestHead } from './request-head.js';
+import { forwardedBody, MIN_PASS_THROUGH_BODY_BYTES, readRequestHead } from './request-head.js';
 import { sendTargetAnswer } from './send-answer.js';
 import type { PassThroughEndpoint } from './settings.js';
 import { unpricedRefusal } from './unpriced.js';
@@ -51,7 +51,12 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     const rest = path.slice(endpoint.path.length);
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const incoming = hasBody ? (request.raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>) : undefined;
-    const head = await readRequestHead(incoming, rest, request.headers['content-type'], ctx.bodyLimit);
+    const head = await readRequestHead(
+      incoming,
+      rest,
+      request.headers,
+      Math.max(ctx.bodyLimit, MIN_PASS_THROUGH_BODY_BYTES),
+    );
     if (head.model !== undefined && head.model.length > MAX_MODEL_CHARS)
       throw new ProxyError(
         400,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bodyModel } from '../auth/authenticate.js';
 import { readUpload } from '../http/multipart-upload.js';
 import { ProxyError } from '../http/proxy-error.js';
 import { requestTags, TAGS_HEADER } from '../http/request-tags.js';
@@ -27,7 +28,7 @@ export function registerTranscriptionRoutes(app: FastifyInstance, ctx: ProxyCont
         'Expected a multipart/form-data body with `file` and `model`.',
       );
     const upload = await readUpload(request.raw);
-    const caller = await ctx.authenticate(request, upload.fields.model);
+    const caller = await ctx.authenticate(request, bodyModel(upload.fields));
     if (!upload.file)
       throw new ProxyError(400, 'invalid_request', '`file`: required, the audio to transcribe.');
     const fields: Record<string, unknown> = { ...upload.fields };

@@ -3,6 +3,7 @@
 // are (400 `model_unpriced`), unless the endpoint says `allow_unpriced: true`; a client that leaves
 // mid-stream is charged for the whole answer, read on within `disconnect_read_*`.
 import { type MockProvider, startMockProvider } from '@svc/router/testing';
+import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, eventually, startTestProxy, type TestProxy } from './harness.js';
 import { postThenLeave, sendThenLeave } from './leaving-client.js';
@@ -161,6 +162,29 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
       body: JSON.stringify({ model: 'gemini-2.0-flash', contents: [{ parts: [{ text: 'hi' }] }] }),
     });
     expect([plain.status, gemini.status]).toEqual([403, 403]);
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('refuses a path with `..` or `.` segments, an empty segment or an encoded `/`, which a front could resolve', async () => {
+    const { key } = await newKey({ models: ['gpt-4o-mini', '/openai'] });
+    const before = upstream.requests.length;
+    for (const path of [
+      '/v1/models/gpt-4o-mini/%2e%2e/chat/completions',
+      '/v1//chat/completions',
+      '/v1/a%2Fb',
+    ]) {
+      // the path as written: a URL (fetch's, or undici's request's) resolves `%2e%2e` itself
+      const client = new Client(t.url);
+      const res = await client.request({
+        path: `/openai${path}`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      await res.body.dump();
+      await client.close();
+      expect([path, res.statusCode]).toEqual([path, 400]);
+    }
     expect(upstream.requests.length).toBe(before);
   });
 

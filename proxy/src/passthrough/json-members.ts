@@ -58,10 +58,10 @@ function skipValue(bytes: Buffer, i: number): number {
   return -1;
 }
 
-/** One top-level member found: its name as written, and its value's source text. */
+/** One top-level member found: its name as written, and its value's source bytes (a view, not a copy). */
 export interface Member {
   name: string;
-  value: string;
+  value: Buffer;
 }
 
 /**
@@ -72,7 +72,7 @@ export interface Member {
  * nothing is built for the body's messages.
  *
  * @example topLevelMembers(Buffer.from('{"metadata":{"model":"a"},"model":"b"}'), ['model'])
- * // => Map { 'model' => [{ name: 'model', value: '"b"' }] }
+ * // => Map { 'model' => [{ name: 'model', value: <Buffer '"b"'> }] }
  */
 export function topLevelMembers(bytes: Buffer, names: readonly string[]): Map<string, Member[]> | undefined {
   const found = new Map<string, Member[]>();
@@ -93,7 +93,7 @@ export function topLevelMembers(bytes: Buffer, names: readonly string[]): Map<st
     if (valueEnd === -1) return undefined;
     const wanted = name.length <= MAX_NAME_BYTES ? name.toLowerCase() : '';
     if (names.includes(wanted)) {
-      const member = { name, value: bytes.toString('utf8', i, valueEnd) };
+      const member = { name, value: bytes.subarray(i, valueEnd) };
       const list = found.get(wanted);
       if (list) list.push(member);
       else found.set(wanted, [member]);

@@ -1,3 +1,4 @@
+import { MAX_MODEL_CHARS } from '@svc/router';
 import { ownCopy } from '../db/spend-log-row.js';
 import { ProxyError } from '../http/proxy-error.js';
 import { decodeString, type Member, topLevelMembers } from './json-members.js';
@@ -21,7 +22,9 @@ export interface RequestHead {
  */
 export const MIN_PASS_THROUGH_BODY_BYTES = 32 * 1024 * 1024;
 
-const GEMINI_MODEL = /\/models\/([^/:?]{1,256})[:/?]?/;
+// `/v1beta/models/<model>:generateContent`, or Vertex's `.../publishers/google/models/<model>:...`
+const GEMINI_MODEL =
+  /^\/v1(?:alpha|beta\d*)?\/(?:projects\/[^/]+\/locations\/[^/]+\/publishers\/[^/]+\/)?models\/([A-Za-z0-9._-]{1,256}):[A-Za-z]+$/;
 const MEMBERS = ['model', 'stream', 'stream_options'];
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const OPEN_BRACE = 123;
@@ -35,41 +38,97 @@ const tooLarge = (limitBytes: number) =>
     `The request body is over ${limitBytes} bytes: a pass-through JSON body is read whole before it is forwarded, to admit the call on its model (general_settings.max_request_body_mb, at least 32 MB here).`,
   );
 
-/** Bytes that may come before a JSON text's `{`: white space, and a UTF-8 byte-order mark's. */
-const LEADING = new Set([32, 9, 10, 13, ...UTF8_BOM]);
+const WHITE_SPACE = new Set([32, 9, 10, 13]);
+const WIDE_BOMS = [
+  [0xff, 0xfe],
+  [0xfe, 0xff],
+];
+
+type Kind = 'json' | 'wide' | 'other';
 
 /**
- * Tells, a read at a time, how a body starts (the reads' sizes are the client's to choose): `json`
- * when, past white space and a UTF-8 byte-order mark, it opens an object, whatever its content type
- * says (many servers parse a body as JSON however it is labelled); `wide` when it is JSON in UTF-16 or
- * UTF-32 (a zero byte and a `{` among its first four, as RFC 4627 tells them apart), which JSON
- * between systems may not be (RFC 8259) and the scan cannot read; else `other`. Undefined until it can tell.
+ * Tells, a read at a time, how a body starts (the reads' sizes are the client's to choose). From its
+ * first four bytes: `wide` when it is UTF-16 or UTF-32 (a zero byte among them, as RFC 4627 tells
+ * them apart, or a UTF-16 byte-order mark), which JSON between systems may not be (RFC 8259) and the
+ * scan cannot read, though some targets' parsers do. Else, past a UTF-8 byte-order mark at its very
+ * start and white space: `json` when it opens an object, whatever its content type says (many servers
+ * parse a body as JSON however it is labelled); else `other`. Undefined until it can tell.
  */
 class BodyStart {
-  #first = Buffer.alloc(0);
+  #head: Buffer[] = [];
+  #headBytes = 0;
+  /** Once the first four bytes are known: where the white space scan goes on from, in the next read. */
+  #scanning = false;
 
-  next(read: Buffer): 'json' | 'wide' | 'other' | undefined {
-    if (this.#first.length < 4)
-      this.#first = Buffer.concat([this.#first, read.subarray(0, 4 - this.#first.length)]);
-    if (this.#first.includes(0)) {
-      if (this.#first.includes(OPEN_BRACE)) return 'wide';
-      return this.#first.length < 4 ? undefined : 'other';
-    }
-    for (const byte of read) if (!LEADING.has(byte)) return byte === OPEN_BRACE ? 'json' : 'other';
+  next(read: Buffer): Kind | undefined {
+    if (this.#scanning) return this.#scan(read, 0);
+    this.#head.push(read);
+    this.#headBytes += read.length;
+    return this.#headBytes < 4 ? undefined : this.#decide();
+  }
+
+  /** The body ended before it could tell (fewer than four bytes, or only white space). */
+  end(): Kind {
+    return (this.#scanning ? undefined : this.#decide()) ?? 'other';
+  }
+
+  #decide(): Kind | undefined {
+    const head = Buffer.concat(this.#head);
+    this.#head = [];
+    const first = head.subarray(0, 4);
+    if (first.includes(0) || WIDE_BOMS.some(([a, b]) => first[0] === a && first[1] === b)) return 'wide';
+    this.#scanning = true;
+    const bom = UTF8_BOM.every((byte, i) => head[i] === byte) ? 3 : 0;
+    return this.#scan(head, bom);
+  }
+
+  #scan(read: Buffer, from: number): Kind | undefined {
+    for (let i = from; i < read.length; i++)
+      if (!WHITE_SPACE.has(read[i]!)) return read[i] === OPEN_BRACE ? 'json' : 'other';
     return undefined;
   }
 }
 
-/** The one top-level `model`: a repeated one (or one in another case) would be read by targets differently. */
-function modelOf(members: Member[] | undefined): string | undefined {
-  if (!members) return undefined;
-  if (members.length > 1)
+/**
+ * The one top-level member `name`, or undefined: a repeated one, or one in another case (`MODEL`),
+ * is refused, since targets read those differently (the first, the last, any case).
+ */
+function single(members: Map<string, Member[]>, name: string): Member | undefined {
+  const found = members.get(name);
+  if (!found) return undefined;
+  if (found.length > 1)
     throw refuse(
-      `The body names its model more than once (${members.map((m) => `\`${m.name}\``).join(', ')}): name it once, as \`model\`.`,
+      `The body names \`${name}\` more than once (${found.map((m) => `\`${m.name}\``).join(', ')}): name it once.`,
     );
-  const [{ name, value }] = members as [Member];
-  if (name !== 'model') throw refuse(`\`${name}\`: name the model \`model\`.`);
-  return value.startsWith('"') ? decodeString(value) : undefined;
+  const [member] = found as [Member];
+  if (member.name !== name) throw refuse(`\`${member.name}\`: write it \`${name}\`.`);
+  return member;
+}
+
+/** The body's model: a string of at most `MAX_MODEL_CHARS`, else refused (never left for the path). */
+function modelOf(members: Map<string, Member[]>): string | undefined {
+  const member = single(members, 'model');
+  if (!member) return undefined;
+  // a character is at most 6 bytes as JSON text (\uXXXX): a longer value is refused unread
+  const model =
+    member.value.length <= MAX_MODEL_CHARS * 6 + 2 ? decodeString(member.value.toString('utf8')) : undefined;
+  if (model === undefined || model === '' || model.length > MAX_MODEL_CHARS)
+    throw refuse(`\`model\`: expected a string of 1 to ${MAX_MODEL_CHARS} characters.`);
+  return model;
+}
+
+/** Whether the body asks for a stream: any `stream` but `false` or `null` (targets read `1`, `"true"` as true). */
+function streamOf(members: Map<string, Member[]>): boolean {
+  const value = single(members, 'stream')?.value.toString('latin1');
+  return value !== undefined && value !== 'false' && value !== 'null';
+}
+
+/** Whether `stream_options.include_usage` is the literal `true`, said once. */
+function includeUsageOf(members: Map<string, Member[]>): boolean {
+  const options = single(members, 'stream_options')?.value;
+  if (!options || options.length > 4096 || options[0] !== OPEN_BRACE) return false;
+  const inner = topLevelMembers(options, ['include_usage']);
+  return inner !== undefined && single(inner, 'include_usage')?.value.toString('latin1') === 'true';
 }
 
 /**
@@ -87,12 +146,12 @@ export async function readRequestHead(
   body: AsyncIterator<Buffer> | undefined,
   path: string,
   headers: { 'content-type'?: string | undefined; 'content-encoding'?: string | undefined },
-  limitBytes: number,
+  options: { limitBytes: number; provider: string | undefined },
 ): Promise<RequestHead> {
-  const pathModel = GEMINI_MODEL.exec(path)?.[1];
+  const pathModel = options.provider === 'gemini' ? GEMINI_MODEL.exec(path)?.[1] : undefined;
   const head: RequestHead = {
     model: pathModel === undefined ? undefined : ownCopy(pathModel),
-    stream: path.includes(':streamGenerateContent'),
+    stream: pathModel !== undefined && path.endsWith(':streamGenerateContent'),
     includeUsage: false,
     chunks: [],
   };
@@ -107,36 +166,37 @@ export async function readRequestHead(
     );
   const start = new BodyStart();
   let size = 0;
-  for (let kind: ReturnType<BodyStart['next']>; kind !== 'json'; ) {
+  let kind: Kind | undefined;
+  while (kind === undefined) {
     const next = await body.next();
-    if (next.done) return head;
+    if (next.done) {
+      kind = start.end();
+      break;
+    }
     head.chunks.push(next.value);
     size += next.value.length;
+    if (size > options.limitBytes) throw tooLarge(options.limitBytes);
     kind = start.next(next.value);
-    if (kind === 'wide') throw refuse('The body is JSON in UTF-16 or UTF-32: send it as UTF-8.');
-    if (kind === 'other') return head;
-    if (size > limitBytes) throw tooLarge(limitBytes);
   }
+  if (kind === 'wide') throw refuse('The body is JSON in UTF-16 or UTF-32: send it as UTF-8.');
+  if (kind === 'other') return head;
   for (;;) {
     const next = await body.next();
     if (next.done) break;
     head.chunks.push(next.value);
     size += next.value.length;
-    if (size > limitBytes) throw tooLarge(limitBytes);
+    if (size > options.limitBytes) throw tooLarge(options.limitBytes);
   }
   // one buffer, forwarded as it is: the pieces are not kept beside it
-  const whole = Buffer.concat(head.chunks, size);
+  const whole = head.chunks.length === 1 ? head.chunks[0]! : Buffer.concat(head.chunks, size);
   head.chunks = [whole];
-  const bom = whole[0] === UTF8_BOM[0] && whole[1] === UTF8_BOM[1] && whole[2] === UTF8_BOM[2] ? 3 : 0;
+  const bom = UTF8_BOM.every((byte, i) => whole[i] === byte) ? 3 : 0;
   const members = topLevelMembers(whole.subarray(bom), MEMBERS);
-  if (!members) return head; // not one JSON object: the target refuses it
-  head.model = modelOf(members.get('model'));
-  head.stream = members.get('stream')?.at(-1)?.value === 'true';
-  const options = members.get('stream_options')?.at(-1)?.value;
-  if (options?.startsWith('{'))
-    head.includeUsage =
-      topLevelMembers(Buffer.from(options), ['include_usage'])?.get('include_usage')?.at(-1)?.value ===
-      'true';
+  // a target may read what the scan cannot (trailing data, a second object): it is not forwarded
+  if (!members) throw refuse('The body starts as a JSON object but is not one whole JSON object.');
+  head.model = modelOf(members);
+  head.stream = streamOf(members);
+  head.includeUsage = includeUsageOf(members);
   return head;
 }
 

@@ -12,6 +12,9 @@ import type { PassThroughEndpoint } from './settings.js';
 import { unpricedRefusal } from './unpriced.js';
 import { upstreamHeaders, withoutKeyParam } from './upstream-headers.js';
 
+/** A `.` or `..` segment, an empty one, or an encoded `.` or `/`. */
+const UNSAFE_PATH = /(^|\/)\.\.?(\/|$)|\/\/|%2[ef]/i;
+
 /** Ten minutes: an agent's long answer may take that long to start, or pause that long. */
 const UPSTREAM_TIMEOUT_MS = 600_000;
 
@@ -49,14 +52,19 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     const rest = path.slice(endpoint.path.length);
+    // forwarded as written: a front that resolves `..` or decodes `%2F` would serve another path
+    if (UNSAFE_PATH.test(rest))
+      throw new ProxyError(
+        400,
+        'invalid_request',
+        'The path has `.` or `..` segments, an empty segment or an encoded `/` or `.`: send it resolved.',
+      );
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const incoming = hasBody ? (request.raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>) : undefined;
-    const head = await readRequestHead(
-      incoming,
-      rest,
-      request.headers,
-      Math.max(ctx.bodyLimit, MIN_PASS_THROUGH_BODY_BYTES),
-    );
+    const head = await readRequestHead(incoming, rest, request.headers, {
+      limitBytes: Math.max(ctx.bodyLimit, MIN_PASS_THROUGH_BODY_BYTES),
+      provider: endpoint.provider,
+    });
     if (head.model !== undefined && head.model.length > MAX_MODEL_CHARS)
       throw new ProxyError(
         400,

@@ -64,9 +64,9 @@ describe('topLevelMembers', () => {
         const found = topLevelMembers(Buffer.from(text), names);
         const parsed = JSON.parse(text) as Record<string, unknown>;
         const seen = Object.keys(parsed).filter((k) => names.includes(k.toLowerCase()));
-        expect(found && [...found.values()].flat().map((m) => [m.name, JSON.parse(m.value)])).toEqual(
-          expect.arrayContaining(seen.map((k) => [k, parsed[k]])),
-        );
+        expect(
+          found && [...found.values()].flat().map((m) => [m.name, JSON.parse(m.value.toString())]),
+        ).toEqual(expect.arrayContaining(seen.map((k) => [k, parsed[k]])));
         expect(found && [...found.values()].flat()).toHaveLength(seen.length);
       }),
       { seed: 20_261_128, numRuns: 300 },

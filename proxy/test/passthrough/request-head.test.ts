@@ -10,8 +10,13 @@ function reads(...parts: Array<string | Buffer>): AsyncIterator<Buffer> {
   })();
 }
 
-const head = (body: AsyncIterator<Buffer>, path = '/v1/messages', headers = {}) =>
-  readRequestHead(body, path, { 'content-type': 'application/json', ...headers }, LIMIT);
+const head = (body: AsyncIterator<Buffer>, path = '/v1/messages', headers = {}, provider = 'anthropic') =>
+  readRequestHead(
+    body,
+    path,
+    { 'content-type': 'application/json', ...headers },
+    { limitBytes: LIMIT, provider },
+  );
 
 describe('readRequestHead', () => {
   it('reads the model of a JSON body however its reads are cut, white space first included', async () => {
@@ -27,9 +32,13 @@ describe('readRequestHead', () => {
     expect([text.model, bom.model]).toEqual(['a', 'b']);
   });
 
-  it('takes the model a Gemini path names, and leaves the body unread', async () => {
-    const read = await head(reads('{"model":"decoy"}'), '/v1beta/models/gemini-2.5-pro:generateContent');
-    expect([read.model, read.chunks]).toEqual(['gemini-2.5-pro', []]);
+  it('takes the model a Gemini path names, and leaves the body unread, on a gemini endpoint only', async () => {
+    const path = '/v1beta/models/gemini-2.5-pro:generateContent';
+    const gemini = await head(reads('{"model":"decoy"}'), path, {}, 'gemini');
+    expect([gemini.model, gemini.chunks]).toEqual(['gemini-2.5-pro', []]);
+    expect(
+      (await head(reads('{"model":"m"}'), '/v1/models/x/../../chat/completions', {}, 'openai')).model,
+    ).toBe('m');
   });
 
   it('leaves a body that is not a JSON object unread (a binary upload)', async () => {
@@ -40,15 +49,51 @@ describe('readRequestHead', () => {
     expect(read.chunks.map(String)).toEqual(['%PDF-1.7 ...']);
   });
 
-  it('refuses a model named twice, or in another case, which targets may read either way', async () => {
-    await expect(head(reads('{"model":"a","model":"b"}'))).rejects.toThrow(/names its model more than once/);
+  it('refuses a model, stream or include_usage named twice, or in another case, which targets may read either way', async () => {
+    await expect(head(reads('{"model":"a","model":"b"}'))).rejects.toThrow(/names `model` more than once/);
     await expect(head(reads('{"model":"a","MODEL":"b"}'))).rejects.toThrow(/`model`, `MODEL`/);
-    await expect(head(reads('{"Model":"a"}'))).rejects.toThrow(/`Model`: name the model `model`/);
+    await expect(head(reads('{"Model":"a"}'))).rejects.toThrow(/`Model`: write it `model`/);
+    await expect(head(reads('{"model":"a","stream":true,"Stream":false}'))).rejects.toThrow(/`stream`/);
+    const options =
+      '{"model":"a","stream":true,"stream_options":{"include_usage":false,"Include_Usage":true}}';
+    await expect(head(reads(options))).rejects.toThrow(/`include_usage`/);
   });
 
-  it('refuses JSON in UTF-16, and a compressed body, which it cannot read for the model', async () => {
+  it('refuses a model that is not a string of 1 to 256 characters', async () => {
+    for (const model of ['null', '""', '7', '["a"]', JSON.stringify('m'.repeat(257))])
+      await expect(head(reads(`{"model":${model}}`))).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('takes any stream but false and null as a stream, and include_usage only as the literal true', async () => {
+    const read = async (body: string) => {
+      const { stream, includeUsage } = await head(reads(body));
+      return [stream, includeUsage];
+    };
+    expect(await read('{"model":"a","stream":1}')).toEqual([true, false]);
+    expect(await read('{"model":"a","stream":"true","stream_options":{"include_usage":1}}')).toEqual([
+      true,
+      false,
+    ]);
+    expect(await read('{"model":"a","stream":null}')).toEqual([false, false]);
+    expect(await read('{"model":"a","stream":true,"stream_options":{"include_usage":true}}')).toEqual([
+      true,
+      true,
+    ]);
+  });
+
+  it('refuses a body that opens an object but is not one whole JSON object (trailing data)', async () => {
+    await expect(head(reads('{"model":"a"} {"model":"b"}'))).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('refuses JSON in UTF-16 however it starts and is cut, and a compressed body', async () => {
     const utf16 = Buffer.from('{"model":"x"}', 'utf16le');
     await expect(head(reads(utf16))).rejects.toMatchObject({ status: 400 });
+    await expect(head(reads(Buffer.from('  {"model":"x"}', 'utf16le')))).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(head(reads(utf16.subarray(0, 1), utf16.subarray(1)))).rejects.toMatchObject({ status: 400 });
+    const bom16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(' {"model":"x"}', 'utf16le')]);
+    await expect(head(reads(bom16))).rejects.toMatchObject({ status: 400 });
     await expect(head(reads('...'), '/v1/messages', { 'content-encoding': 'gzip' })).rejects.toMatchObject({
       status: 415,
       code: 'unsupported_content_encoding',

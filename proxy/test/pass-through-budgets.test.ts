@@ -165,12 +165,12 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     expect(upstream.requests.length).toBe(before);
   });
 
-  it('refuses a path with `..` or `.` segments, an empty segment or an encoded `/`, which a front could resolve', async () => {
+  it('refuses a path with `..` or `.` segments or an encoded `/`, which a front could resolve', async () => {
     const { key } = await newKey({ models: ['gpt-4o-mini', '/openai'] });
     const before = upstream.requests.length;
     for (const path of [
       '/v1/models/gpt-4o-mini/%2e%2e/chat/completions',
-      '/v1//chat/completions',
+      '/v1/x/../chat/completions',
       '/v1/a%2Fb',
     ]) {
       // the path as written: a URL (fetch's, or undici's request's) resolves `%2e%2e` itself

@@ -12,8 +12,8 @@ import type { PassThroughEndpoint } from './settings.js';
 import { unpricedRefusal } from './unpriced.js';
 import { upstreamHeaders, withoutKeyParam } from './upstream-headers.js';
 
-/** A `.` or `..` segment, an empty one, or an encoded `.` or `/`. */
-const UNSAFE_PATH = /(^|\/)\.\.?(\/|$)|\/\/|%2[ef]/i;
+/** A `.` or `..` segment, or an encoded `.` or `/` (an empty segment is left: a sloppy base URL makes one). */
+const UNSAFE_PATH = /(^|\/)\.\.?(\/|$)|%2[ef]/i;
 
 /** Ten minutes: an agent's long answer may take that long to start, or pause that long. */
 const UPSTREAM_TIMEOUT_MS = 600_000;
@@ -57,7 +57,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       throw new ProxyError(
         400,
         'invalid_request',
-        'The path has `.` or `..` segments, an empty segment or an encoded `/` or `.`: send it resolved.',
+        'The path has `.` or `..` segments or an encoded `/` or `.`: send it resolved.',
       );
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const incoming = hasBody ? (request.raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>) : undefined;

@@ -39,47 +39,87 @@ const tooLarge = (limitBytes: number) =>
   );
 
 const WHITE_SPACE = new Set([32, 9, 10, 13]);
-const WIDE_BOMS = [
-  [0xff, 0xfe],
-  [0xfe, 0xff],
+
+/**
+ * JSON in UTF-16 or UTF-32 (RFC 4627 tells them apart by where the zero bytes are): the place of the
+ * character's byte in each unit, and the byte-order mark the form may start with.
+ */
+const WIDE_FORMS = [
+  { unit: 2, at: 0, bom: [0xff, 0xfe] },
+  { unit: 2, at: 1, bom: [0xfe, 0xff] },
+  { unit: 4, at: 0, bom: [0xff, 0xfe, 0, 0] },
+  { unit: 4, at: 3, bom: [0, 0, 0xfe, 0xff] },
 ];
+
+const startsWith = (bytes: Buffer, prefix: readonly number[]): boolean =>
+  prefix.every((byte, i) => bytes[i] === byte);
+
+/**
+ * Whether `head` reads, in one of the wide forms, as white space then `{`: true, false, or undefined
+ * while it is all white space so far (a binary upload that starts with zero bytes, an MP4's, is not).
+ */
+function wideJson(head: Buffer): boolean | undefined {
+  let undecided = false;
+  for (const { unit, at, bom } of WIDE_FORMS) {
+    let i = startsWith(head, bom) ? bom.length : 0;
+    let found: boolean | undefined;
+    for (; found === undefined && i + unit <= head.length; i += unit) {
+      let others = true;
+      for (let k = 0; k < unit; k++) if (k !== at && head[i + k] !== 0) others = false;
+      const byte = head[i + at]!;
+      if (!others) found = false;
+      else if (byte === OPEN_BRACE) found = true;
+      else if (!WHITE_SPACE.has(byte)) found = false;
+    }
+    if (found) return true;
+    if (found === undefined) undecided = true;
+  }
+  return undecided ? undefined : false;
+}
+
+/** Bytes of wide white space read before a `{` at most: past them such a body is taken as wide JSON. */
+const WIDE_LOOKAHEAD = 4096;
 
 type Kind = 'json' | 'wide' | 'other';
 
 /**
- * Tells, a read at a time, how a body starts (the reads' sizes are the client's to choose). From its
- * first four bytes: `wide` when it is UTF-16 or UTF-32 (a zero byte among them, as RFC 4627 tells
- * them apart, or a UTF-16 byte-order mark), which JSON between systems may not be (RFC 8259) and the
- * scan cannot read, though some targets' parsers do. Else, past a UTF-8 byte-order mark at its very
- * start and white space: `json` when it opens an object, whatever its content type says (many servers
- * parse a body as JSON however it is labelled); else `other`. Undefined until it can tell.
+ * Tells, a read at a time, how a body starts (the reads' sizes are the client's to choose): `wide`
+ * when it is JSON in UTF-16 or UTF-32 (`wideJson`), which JSON between systems may not be (RFC 8259)
+ * and the scan cannot read, though some targets' parsers do; else, past a UTF-8 byte-order mark at
+ * its very start and white space, `json` when it opens an object, whatever its content type says
+ * (many servers parse a body as JSON however it is labelled); else `other`. Undefined until it can tell.
  */
 class BodyStart {
   #head: Buffer[] = [];
   #headBytes = 0;
-  /** Once the first four bytes are known: where the white space scan goes on from, in the next read. */
+  /** Past the first bytes, in UTF-8: looking for the first byte that is not white space. */
   #scanning = false;
 
   next(read: Buffer): Kind | undefined {
     if (this.#scanning) return this.#scan(read, 0);
     this.#head.push(read);
     this.#headBytes += read.length;
-    return this.#headBytes < 4 ? undefined : this.#decide();
+    return this.#headBytes < 4 ? undefined : this.#decide(false);
   }
 
-  /** The body ended before it could tell (fewer than four bytes, or only white space). */
+  /** The body ended before it could tell (a few bytes, or only white space). */
   end(): Kind {
-    return (this.#scanning ? undefined : this.#decide()) ?? 'other';
+    return (this.#scanning ? undefined : this.#decide(true)) ?? 'other';
   }
 
-  #decide(): Kind | undefined {
-    const head = Buffer.concat(this.#head);
-    this.#head = [];
+  #decide(ended: boolean): Kind | undefined {
+    const head = this.#head.length === 1 ? this.#head[0]! : Buffer.concat(this.#head);
+    this.#head = [head];
     const first = head.subarray(0, 4);
-    if (first.includes(0) || WIDE_BOMS.some(([a, b]) => first[0] === a && first[1] === b)) return 'wide';
+    if (first.includes(0) || startsWith(first, [0xff, 0xfe]) || startsWith(first, [0xfe, 0xff])) {
+      const wide = wideJson(head);
+      // white space only so far: more is read, up to a bound (the head is joined at each read)
+      if (wide === undefined) return ended ? 'other' : head.length < WIDE_LOOKAHEAD ? undefined : 'wide';
+      return wide ? 'wide' : 'other';
+    }
+    this.#head = [];
     this.#scanning = true;
-    const bom = UTF8_BOM.every((byte, i) => head[i] === byte) ? 3 : 0;
-    return this.#scan(head, bom);
+    return this.#scan(head, startsWith(head, UTF8_BOM) ? 3 : 0);
   }
 
   #scan(read: Buffer, from: number): Kind | undefined {
@@ -190,7 +230,7 @@ export async function readRequestHead(
   // one buffer, forwarded as it is: the pieces are not kept beside it
   const whole = head.chunks.length === 1 ? head.chunks[0]! : Buffer.concat(head.chunks, size);
   head.chunks = [whole];
-  const bom = UTF8_BOM.every((byte, i) => whole[i] === byte) ? 3 : 0;
+  const bom = startsWith(whole, UTF8_BOM) ? 3 : 0;
   const members = topLevelMembers(whole.subarray(bom), MEMBERS);
   // a target may read what the scan cannot (trailing data, a second object): it is not forwarded
   if (!members) throw refuse('The body starts as a JSON object but is not one whole JSON object.');

@@ -41,6 +41,12 @@ describe('readRequestHead', () => {
     ).toBe('m');
   });
 
+  it('leaves a binary upload that starts with zero bytes unread (an MP4)', async () => {
+    const mp4 = Buffer.from([0, 0, 0, 0x20, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d]);
+    const read = await head(reads(mp4), '/upload', { 'content-type': 'video/mp4' });
+    expect([read.model, read.chunks]).toEqual([undefined, [mp4]]);
+  });
+
   it('leaves a body that is not a JSON object unread (a binary upload)', async () => {
     const read = await head(reads('%PDF-1.7 ...', '{"model":"x"}'), '/upload', {
       'content-type': 'application/pdf',
@@ -94,6 +100,8 @@ describe('readRequestHead', () => {
     await expect(head(reads(utf16.subarray(0, 1), utf16.subarray(1)))).rejects.toMatchObject({ status: 400 });
     const bom16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(' {"model":"x"}', 'utf16le')]);
     await expect(head(reads(bom16))).rejects.toMatchObject({ status: 400 });
+    const utf32be = Buffer.from([0, 0, 0, 0x20, 0, 0, 0, 0x7b, 0, 0, 0, 0x7d]);
+    await expect(head(reads(utf32be))).rejects.toMatchObject({ status: 400 });
     await expect(head(reads('...'), '/v1/messages', { 'content-encoding': 'gzip' })).rejects.toMatchObject({
       status: 415,
       code: 'unsupported_content_encoding',

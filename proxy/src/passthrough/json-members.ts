@@ -1,6 +1,6 @@
 const QUOTE = 34;
 const BACKSLASH = 92;
-const OPEN_BRACE = 123;
+export const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
@@ -10,7 +10,8 @@ const COLON = 58;
 /** Keys longer than this (as JSON text) are not decoded: no name looked for is that long. */
 const MAX_NAME_BYTES = 64;
 
-const isSpace = (c: number | undefined): boolean => c === 32 || c === 9 || c === 10 || c === 13;
+/** JSON's white space. */
+export const isSpace = (c: number | undefined): boolean => c === 32 || c === 9 || c === 10 || c === 13;
 
 function skipSpace(bytes: Uint8Array, i: number): number {
   while (i < bytes.length && isSpace(bytes[i])) i++;

@@ -1,13 +1,13 @@
 import { MAX_MODEL_CHARS } from '@svc/router';
 import { ownCopy } from '../db/spend-log-row.js';
 import { ProxyError } from '../http/proxy-error.js';
-import { decodeString, type Member, topLevelMembers } from './json-members.js';
+import { decodeString, isSpace, type Member, OPEN_BRACE, topLevelMembers } from './json-members.js';
 
 /** What a request names, read before it is forwarded. */
 export interface RequestHead {
   /** The JSON body's top-level `model` (Anthropic, OpenAI), or the path's `models/<model>` (Gemini). */
   model: string | undefined;
-  /** `"stream": true` at the body's top level, or a Gemini `streamGenerateContent` path. */
+  /** A top-level `stream` but `false` or `null`, or a Gemini `streamGenerateContent` path. */
   stream: boolean;
   /** `stream_options.include_usage` is true: an OpenAI stream's usage chunk was asked for. */
   includeUsage: boolean;
@@ -27,7 +27,6 @@ const GEMINI_MODEL =
   /^\/v1(?:alpha|beta\d*)?\/(?:projects\/[^/]+\/locations\/[^/]+\/publishers\/[^/]+\/)?models\/([A-Za-z0-9._-]{1,256}):[A-Za-z]+$/;
 const MEMBERS = ['model', 'stream', 'stream_options'];
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
-const OPEN_BRACE = 123;
 
 const refuse = (message: string) => new ProxyError(400, 'invalid_request', message);
 
@@ -37,8 +36,6 @@ const tooLarge = (limitBytes: number) =>
     'request_too_large',
     `The request body is over ${limitBytes} bytes: a pass-through JSON body is read whole before it is forwarded, to admit the call on its model (general_settings.max_request_body_mb, at least 32 MB here).`,
   );
-
-const WHITE_SPACE = new Set([32, 9, 10, 13]);
 
 /**
  * JSON in UTF-16 or UTF-32 (RFC 4627 tells them apart by where the zero bytes are): the place of the
@@ -69,7 +66,7 @@ function wideJson(head: Buffer): boolean | undefined {
       const byte = head[i + at]!;
       if (!others) found = false;
       else if (byte === OPEN_BRACE) found = true;
-      else if (!WHITE_SPACE.has(byte)) found = false;
+      else if (!isSpace(byte)) found = false;
     }
     if (found) return true;
     if (found === undefined) undecided = true;
@@ -124,7 +121,7 @@ class BodyStart {
 
   #scan(read: Buffer, from: number): Kind | undefined {
     for (let i = from; i < read.length; i++)
-      if (!WHITE_SPACE.has(read[i]!)) return read[i] === OPEN_BRACE ? 'json' : 'other';
+      if (!isSpace(read[i])) return read[i] === OPEN_BRACE ? 'json' : 'other';
     return undefined;
   }
 }
@@ -172,15 +169,16 @@ function includeUsageOf(members: Map<string, Member[]>): boolean {
 }
 
 /**
- * Reads what the call is admitted on before anything is forwarded. A Gemini path names the model: the
- * body streams on unread. Otherwise a body that is a JSON object (`bodyKind`) is read whole (at most
+ * Reads what the call is admitted on before anything is forwarded. On a `provider: gemini` endpoint a
+ * `models/<model>:<method>` path names the model: the body streams on unread. Otherwise a body that is a JSON object (`BodyStart`) is read whole (at most
  * `limitBytes`) and its top-level members taken as the target will read them: a `model` is not
  * looked for in the first bytes, where a `metadata.model` would pass for it and a long `messages`
  * (the OpenAI and Anthropic SDKs write it before `model`) would hide it. Other bodies (multipart and
  * binary uploads) are forwarded as they arrive; the call is admitted on the endpoint's path.
  *
  * @throws ProxyError 413 `request_too_large` for a JSON body over `limitBytes`; 400 for JSON the
- * gateway cannot read as the target would (UTF-16, a repeated `model`), and 415 for a compressed body.
+ * gateway cannot read as the target would (UTF-16, trailing data, a repeated `model`, a `model` that is
+ * not a 1-256 character string), and 415 for a compressed body.
  */
 export async function readRequestHead(
   body: AsyncIterator<Buffer> | undefined,

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { MAX_MODEL_CHARS } from '@svc/router';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'undici';
 import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
@@ -65,12 +64,6 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       limitBytes: Math.max(ctx.bodyLimit, MIN_PASS_THROUGH_BODY_BYTES),
       provider: endpoint.provider,
     });
-    if (head.model !== undefined && head.model.length > MAX_MODEL_CHARS)
-      throw new ProxyError(
-        400,
-        'invalid_request',
-        `\`model\`: expected at most ${MAX_MODEL_CHARS} characters.`,
-      );
     const state = request.svc;
     const abort = new CallAbort(reply);
     const ledger = await ctx.admit(

@@ -1,4 +1,6 @@
+import { Router } from '@svc/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProxyMetrics } from '../../src/observability/proxy-metrics.js';
 import { MASTER_KEY, mockDeployment, startTestProxy, type TestProxy } from '../harness.js';
 import { parseSamples, type Sample, sampleValue } from './prometheus-text.js';
 
@@ -141,5 +143,21 @@ describe('GET /metrics access', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('the spend writer in /metrics', () => {
+  it('exports the rows it dropped and the rows the database refused, each from its own count', async () => {
+    const router = new Router([
+      {
+        model_name: 'm',
+        svc_params: { model: 'openai/gpt-4o', api_base: 'http://127.0.0.1:9/v1', api_key: 'sk' },
+      },
+    ]);
+    const spend = { pending: 1, written: 5, failedFlushes: 4, dropped: 3, rejected: 2 };
+    const samples = parseSamples(await createProxyMetrics({ router, spendStats: () => spend }).render());
+    await router.close();
+    expect(sampleValue(samples, 'svc_spend_logs_dropped_total', {})).toBe(3);
+    expect(sampleValue(samples, 'svc_spend_logs_rejected_total', {})).toBe(2);
   });
 });

@@ -22,3 +22,23 @@ export async function flushNamespace(namespace: string): Promise<void> {
     redis.disconnect();
   }
 }
+
+/**
+ * Resolves once `store` answers a command: a test's short `commandTimeoutMs` also bounds the connect,
+ * which a loaded machine may take longer for. What the test checks comes after.
+ */
+export async function connected(
+  store: { get(key: string): Promise<unknown> },
+  withinMs = 5000,
+): Promise<void> {
+  const until = performance.now() + withinMs;
+  for (;;) {
+    try {
+      await store.get('k');
+      return;
+    } catch (error) {
+      if (performance.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RedisStore, type RedisStoreError } from '../../src/index.js';
 import { storeContract } from '../../src/testing/index.js';
 import { closedPort, startProxy } from '../support/tcp-faults.js';
-import { flushNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
+import { connected, flushNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
 
 const namespace = uniqueNamespace('store');
 const PASSWORD = 'hunter2-redis-secret';
@@ -74,7 +74,7 @@ describe('RedisStore', () => {
   it('fails a command Redis does not answer within commandTimeoutMs, then fails at once for backoffMs', async () => {
     const proxy = await startProxy(6379);
     const store = new RedisStore({ port: proxy.port, namespace, commandTimeoutMs: 50, backoffMs: 200 });
-    await store.get('k'); // connected
+    await connected(store);
     proxy.pause();
     const start = performance.now();
     const timedOut = await rejection(store.get('k'));
@@ -94,7 +94,7 @@ describe('RedisStore', () => {
   it('keeps at most maxPending commands unanswered, refusing the rest at once', async () => {
     const proxy = await startProxy(6379);
     const store = new RedisStore({ port: proxy.port, namespace, commandTimeoutMs: 200, maxPending: 3 });
-    await store.get('k');
+    await connected(store);
     proxy.pause();
     const answers = await Promise.allSettled([1, 2, 3, 4, 5].map((i) => store.get(`k${i}`)));
     await store.close();

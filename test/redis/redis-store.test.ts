@@ -106,6 +106,7 @@ describe('RedisStore', () => {
   it('drops a connection that stopped answering and reconnects by itself', async () => {
     const proxy = await startProxy(6379);
     const store = new RedisStore({ port: proxy.port, namespace, commandTimeoutMs: 50, backoffMs: 50 });
+    await connected(store);
     await store.set('back', 'yes');
     proxy.pause();
     await rejection(store.get('back'));

@@ -19,6 +19,14 @@ export interface JwtAuth {
    * (401 invalid credentials, 403 not allowed, 503 identity provider or store unavailable).
    */
   authenticate(request: AuthRequest): Promise<AuthContext>;
+  /**
+   * Checks the request's credential alone, as a server does before it reads a request's body: a
+   * public route passes; otherwise the bearer token must verify (signature, issuer, audience, expiry)
+   * or resolve through OAuth2 or UserInfo, else it rejects as `authenticate` would. `custom_validate`,
+   * key mappings, teams, routes and models are left to `authenticate`, which then runs each once (the
+   * check is remembered: it does not verify the token again).
+   */
+  checkCredential(request: Omit<AuthRequest, 'model'>): Promise<void>;
   /** Drops cached key mappings, UserInfo and OAuth2 answers (after a mapping was changed, say). */
   clearCaches(): void;
 }
@@ -67,19 +75,25 @@ async function viaOAuth2(rt: AuthRuntime, token: string, req: RequestFacts): Pro
   throw new JwtAuthError('no_identity', 'The OAuth2 token identifies no admin, team or user');
 }
 
-async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<AuthContext> {
+/** A request's credential once checked, before `custom_validate` and the identity's rules. */
+type Credential =
+  | { kind: 'public' }
+  | { kind: 'oauth2'; token: string; req: RequestFacts }
+  | { kind: 'userinfo'; claims: Claims; req: RequestFacts }
+  | { kind: 'jwt'; token: string; payload: Claims; req: RequestFacts };
+
+const PUBLIC: Credential = { kind: 'public' };
+
+/**
+ * Checks what the request presents: a public route needs nothing; otherwise the bearer token must
+ * verify (signature, issuer, audience, expiry), or resolve through OAuth2 or UserInfo. Each of these
+ * is remembered for a while, so checking a credential again (`checkCredential`, then `authenticate`)
+ * costs a lookup.
+ */
+async function credential(rt: AuthRuntime, request: AuthRequest): Promise<Credential> {
   const path = normalizePath(request.path);
   if (path === undefined) throw new JwtAuthError('path_not_allowed', 'The request path is not allowed');
-  if (rt.routes.public(path)) {
-    return {
-      kind: 'public',
-      via: 'none',
-      scopes: [],
-      roles: [],
-      claims: {},
-      allowed_routes: rt.settings.public_allowed_routes,
-    };
-  }
+  if (rt.routes.public(path)) return PUBLIC;
   const token = bearerToken(request.headers);
   if (token === undefined) throw new JwtAuthError('missing_token', 'No bearer token was sent');
   if (token.length > MAX_TOKEN_LENGTH) {
@@ -101,16 +115,51 @@ async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<Auth
   if (rt.oauth2 && (llm || rt.routes.info(path))) {
     const claims = known ?? parts?.claims;
     const picked = known || parts ? rt.overrideMatches(claims ?? {}) : rt.settings.enable_oauth2_auth;
-    if (picked) return viaOAuth2(rt, token, req);
+    if (picked) return { kind: 'oauth2', token, req };
   }
 
   if (!known && (!parts || rt.keySets.size === 0)) {
-    if (rt.userinfo) return resolveIdentity(rt, await rt.userinfo.claims(token), 'userinfo', req);
+    if (rt.userinfo) return { kind: 'userinfo', claims: await rt.userinfo.claims(token), req };
     if (parts) throw new JwtAuthError('issuer_not_allowed', 'No key set is configured to verify JWTs');
     throw new JwtAuthError('not_a_jwt', 'The bearer token is not a JWT');
   }
-
   const payload = known ?? ((await rt.verify(token, parts)) as Claims);
+  return { kind: 'jwt', token, payload, req };
+}
+
+async function checkCredential(rt: AuthRuntime, request: AuthRequest): Promise<void> {
+  const checked = await credential(rt, request);
+  // the token info endpoint's answer is remembered too: `authenticate` asks it once
+  if (checked.kind === 'oauth2') await rt.oauth2!.validate(checked.token);
+}
+
+async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<AuthContext> {
+  const checked = await credential(rt, request);
+  switch (checked.kind) {
+    case 'public':
+      return {
+        kind: 'public',
+        via: 'none',
+        scopes: [],
+        roles: [],
+        claims: {},
+        allowed_routes: rt.settings.public_allowed_routes,
+      };
+    case 'oauth2':
+      return viaOAuth2(rt, checked.token, checked.req);
+    case 'userinfo':
+      return resolveIdentity(rt, checked.claims, 'userinfo', checked.req);
+    case 'jwt':
+      return viaJwt(rt, checked.token, checked.payload, checked.req);
+  }
+}
+
+async function viaJwt(
+  rt: AuthRuntime,
+  token: string,
+  payload: Claims,
+  req: RequestFacts,
+): Promise<AuthContext> {
   await runCustomValidate(rt, payload);
 
   if (rt.keyMappings) {
@@ -164,6 +213,7 @@ export function createJwtAuth(
   const rt = buildAuthRuntime(parseJwtSettings(settings, options.env), deps);
   return {
     authenticate: (request) => authenticate(rt, request),
+    checkCredential: (request) => checkCredential(rt, request),
     clearCaches() {
       rt.keyMappings?.clear();
       rt.userinfo?.clear();

@@ -2,7 +2,14 @@ import { MAX_MODEL_CHARS } from '@svc/router';
 import { ProxyError } from '../http/proxy-error.js';
 import { type Caller, isAdmin } from './caller.js';
 import { presentedKey } from './credentials.js';
-import { isForJwt, type JwtGate, type JwtRequestFacts, jwtCaller, looksLikeJwt } from './jwt-caller.js';
+import {
+  isForJwt,
+  type JwtGate,
+  type JwtRequestFacts,
+  jwtCaller,
+  jwtRequest,
+  looksLikeJwt,
+} from './jwt-caller.js';
 import type { KeyCache } from './key-cache.js';
 import type { TeamCache } from './team-cache.js';
 import { sameDigest, secretDigest } from './virtual-key.js';
@@ -26,15 +33,17 @@ export type AuthInput = JwtRequestFacts;
  * Recognises a request's caller, or throws the 401/403 that says why not. `model` is the model the
  * request asks for (the body's `model`), so JWT model access is decided with the identity.
  */
-export type Authenticate = (request: AuthInput, model?: string) => Promise<Caller>;
+export interface Authenticate {
+  (request: AuthInput, model?: string): Promise<Caller>;
+  /**
+   * What can be decided before the request's body is read (the body names the model): a master or
+   * virtual key's caller, remembered for the request so that its route does not look it up again; for
+   * a JWT, that it verifies (its identity, `custom_validate`, routes and models are decided once, by
+   * the route, with the model). Throws as the call itself does.
+   */
+  beforeBody(request: AuthInput): Promise<void>;
+}
 
-/**
- * Master key first (constant-time; a JWT-shaped value is not compared with a master key of another
- * shape); then, with JWT auth on, JWT-shaped bearer values go to the JWT module; everything else is a
- * virtual key, by hash (a token mapped to a key too). Expired keys are 401
- * (the credential is no longer valid); blocked keys, and keys of a blocked team, are 403 (valid, not
- * allowed). A key's team's model list comes along (`teamModels`): it binds the key too.
- */
 export function createAuthenticate(options: AuthOptions): Authenticate {
   const { keys, teams, now, jwt } = options;
   const masterKeyDigest = options.masterKey === undefined ? undefined : secretDigest(options.masterKey);
@@ -59,33 +68,47 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
       : { kind: 'key', key };
   };
   // a request authenticated before its body was read (authenticateFirst) is not looked up again by
-  // its route; a JWT's caller is, with the model the body names (model access comes with the token)
+  // its route; a JWT's caller is decided by the route alone, with the model the body names
   const found = new WeakMap<AuthInput, Promise<Caller>>();
   const remembered = (request: AuthInput, caller: Promise<Caller>): Promise<Caller> => {
     found.set(request, caller);
     return caller;
   };
-  return async (request, model) => {
-    const known = found.get(request);
-    if (known) return known;
-    const presented = presentedKey(request.headers);
-    if (presented === undefined) {
-      throw new ProxyError(
-        401,
-        'missing_api_key',
-        'No API key: send `Authorization: Bearer <key>` or `x-api-key: <key>`.',
-      );
-    }
-    if (jwt && !masterLooksLikeJwt && looksLikeJwt(presented)) {
-      return jwtCaller(jwt, request, presented, model, asKey);
-    }
+  /** The caller of a master or virtual key; undefined for a credential the JWT module decides. */
+  const keyCaller = (request: AuthInput, presented: string): Promise<Caller> | undefined => {
+    if (jwt && !masterLooksLikeJwt && looksLikeJwt(presented)) return undefined;
     // one hash serves both: the master key comparison and (as hex, = hashKey) the key lookup
     const digest = secretDigest(presented);
     if (masterKeyDigest && sameDigest(digest, masterKeyDigest))
       return remembered(request, Promise.resolve({ kind: 'master' }));
-    if (jwt && isForJwt(jwt, presented)) return jwtCaller(jwt, request, presented, model, asKey);
+    if (jwt && isForJwt(jwt, presented)) return undefined;
     return remembered(request, asKey(digest.toString('hex')));
   };
+  const authenticate = (async (request, model) => {
+    const known = found.get(request);
+    if (known) return known;
+    const presented = presentedOrThrow(request);
+    return keyCaller(request, presented) ?? jwtCaller(jwt!, request, presented, model, asKey);
+  }) as Authenticate;
+  authenticate.beforeBody = async (request) => {
+    const presented = presentedOrThrow(request);
+    const caller = keyCaller(request, presented);
+    if (caller) await caller;
+    else await jwt!.auth.checkCredential(jwtRequest(request, presented));
+  };
+  return authenticate;
+}
+
+function presentedOrThrow(request: AuthInput): string {
+  const presented = presentedKey(request.headers);
+  if (presented === undefined) {
+    throw new ProxyError(
+      401,
+      'missing_api_key',
+      'No API key: send `Authorization: Bearer <key>` or `x-api-key: <key>`.',
+    );
+  }
+  return presented;
 }
 
 /**

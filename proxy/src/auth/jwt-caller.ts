@@ -1,4 +1,4 @@
-import type { JwtAuth } from '@svc/router/jwt';
+import type { AuthRequest, JwtAuth } from '@svc/router/jwt';
 import { ProxyError } from '../http/proxy-error.js';
 import type { Caller } from './caller.js';
 import { hashKey, VIRTUAL_KEY_PREFIX } from './virtual-key.js';
@@ -39,6 +39,21 @@ export function isForJwt(gate: JwtGate, presented: string): boolean {
   return gate.opaqueTokens && !presented.startsWith(VIRTUAL_KEY_PREFIX);
 }
 
+/** What the JWT module reads of a request whose bearer value (or `x-api-key`) is `token`. */
+export function jwtRequest(request: JwtRequestFacts, token: string): Omit<AuthRequest, 'model'> {
+  const bearer = `Bearer ${token}`;
+  return {
+    // the token may have come in `x-api-key` (the Anthropic SDK); the JWT module reads the bearer.
+    // Copied only then: a copy of the request's headers is a dictionary copied key by key.
+    headers:
+      request.headers.authorization === bearer
+        ? request.headers
+        : { ...request.headers, authorization: bearer },
+    path: request.url,
+    method: request.method,
+  };
+}
+
 /**
  * Authenticates a JWT (or an opaque token UserInfo/OAuth2 resolves) through the JWT module, which also
  * decides route access (it gets the path) and model access (it gets the model). A token mapped to a
@@ -53,18 +68,7 @@ export async function jwtCaller(
   model: string | undefined,
   asKey: (keyHash: string) => Promise<Caller>,
 ): Promise<Caller> {
-  const bearer = `Bearer ${token}`;
-  const auth = await gate.auth.authenticate({
-    // the token may have come in `x-api-key` (the Anthropic SDK); the JWT module reads the bearer.
-    // Copied only then: a copy of the request's headers is a dictionary copied key by key.
-    headers:
-      request.headers.authorization === bearer
-        ? request.headers
-        : { ...request.headers, authorization: bearer },
-    path: request.url,
-    method: request.method,
-    model,
-  });
+  const auth = await gate.auth.authenticate({ ...jwtRequest(request, token), model });
   if (auth.kind !== 'virtual_key') return { kind: 'jwt', auth };
   const keyHash = mappedKeyHash(auth);
   if (keyHash === undefined) {

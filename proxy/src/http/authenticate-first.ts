@@ -16,9 +16,9 @@ function sendsBody(request: FastifyRequest): boolean {
  * Authenticates every request that sends a body before the body is read: a caller without a valid
  * credential is answered 401 (or 403) at once, and never makes the gateway read, hold and parse up to
  * `max_request_body_mb` of JSON (about twenty times its size once parsed) or of a multipart upload.
- * The caller found is the route's too (`authenticate` remembers it per request), but for a JWT's,
- * which the route authenticates again with the model its body names. A body sent to no route is
- * answered 404 unread.
+ * A key's caller found here is the route's too (`authenticate` remembers it per request); a JWT is
+ * only verified here, and its identity decided by the route with the model its body names (so that
+ * `custom_validate` runs once). A body sent to no route is answered 404 unread.
  */
 export function authenticateFirst(app: FastifyInstance, authenticate: Authenticate): void {
   // a callback hook: an async one costs a promise and a turn of jobs per request
@@ -32,7 +32,7 @@ export function authenticateFirst(app: FastifyInstance, authenticate: Authentica
       done(routeNotFound(request));
       return;
     }
-    authenticate(request).then(
+    authenticate.beforeBody(request).then(
       () => done(null, payload),
       (error: Error) => done(error),
     );

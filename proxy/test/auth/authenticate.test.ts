@@ -12,13 +12,20 @@ const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
 const key = keyIdentity({ keyHash: hashKey(VIRTUAL_KEY) });
 const teamContext = { kind: 'team', team_id: 'team-a' } as AuthContext;
 
-/** Authentication with JWT auth on; `tokens` counts what reached the JWT module. */
+/**
+ * Authentication with JWT auth on; `tokens` counts what the JWT module authenticated, `checked` what
+ * it only checked (before a body).
+ */
 function setup(masterKey: string) {
   const tokens: string[] = [];
+  const checked: string[] = [];
   const auth = {
     authenticate: async (request: { headers: AuthInput['headers'] }) => {
       tokens.push(String(request.headers.authorization));
       return teamContext;
+    },
+    checkCredential: async (request: { headers: AuthInput['headers'] }) => {
+      checked.push(String(request.headers.authorization));
     },
   } as unknown as JwtAuth;
   const authenticate = createAuthenticate({
@@ -27,13 +34,13 @@ function setup(masterKey: string) {
     now: Date.now,
     jwt: { auth, opaqueTokens: false },
   });
-  const as = (value: string) =>
-    authenticate({
-      headers: { authorization: `Bearer ${value}` },
-      url: '/v1/chat/completions',
-      method: 'POST',
-    });
-  return { as, tokens };
+  const requestWith = (value: string): AuthInput => ({
+    headers: { authorization: `Bearer ${value}` },
+    url: '/v1/chat/completions',
+    method: 'POST',
+  });
+  const as = (value: string) => authenticate(requestWith(value));
+  return { as, tokens, checked, authenticate, requestWith };
 }
 
 describe('authenticate, JWT auth on', () => {
@@ -66,5 +73,37 @@ describe('authenticate, JWT auth on', () => {
     const { as, tokens } = setup('sk-master-1234');
     expect(await as(VIRTUAL_KEY)).toEqual({ kind: 'key', key });
     expect(tokens).toEqual([]);
+  });
+
+  it('only checks a JWT before the body; the route authenticates it once, with the model', async () => {
+    const { authenticate, requestWith, tokens, checked } = setup('sk-master-1234');
+    const request = requestWith(TOKEN);
+    await authenticate.beforeBody(request);
+    expect([checked, tokens]).toEqual([[`Bearer ${TOKEN}`], []]);
+    expect(await authenticate(request, 'gpt-4o')).toEqual({ kind: 'jwt', auth: teamContext });
+    expect(tokens).toEqual([`Bearer ${TOKEN}`]);
+  });
+
+  it("remembers a key's caller found before the body for the request's route", async () => {
+    let lookups = 0;
+    const authenticate = createAuthenticate({
+      masterKey: 'sk-master-1234',
+      keys: new KeyCache(
+        async (hash) => {
+          lookups += 1;
+          return hash === key.keyHash ? key : undefined;
+        },
+        { ttlMs: 0 },
+      ),
+      now: Date.now,
+    });
+    const request: AuthInput = {
+      headers: { authorization: `Bearer ${VIRTUAL_KEY}` },
+      url: '/v1/chat/completions',
+      method: 'POST',
+    };
+    await authenticate.beforeBody(request);
+    expect(await authenticate(request, 'gpt-4o')).toEqual({ kind: 'key', key });
+    expect(lookups).toBe(1);
   });
 });

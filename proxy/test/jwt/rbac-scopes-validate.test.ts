@@ -15,7 +15,11 @@ beforeAll(async () => {
     models: (mock) => [mockDeployment(mock, 'east'), mockDeployment(mock, 'west', 'other-model')],
     env: { JWT_PUBLIC_KEY_URL: idp.discoveryUrl, JWT_AUDIENCE: RESOURCE },
     files: {
-      'tenant-checks.mjs': 'export function onlyAcme(payload) { return payload.tenant === "acme"; }\n',
+      'tenant-checks.mjs':
+        // counts its calls where the test can read them (the proxy runs in this process)
+        'export function onlyAcme(payload) {\n' +
+        '  globalThis.svcCustomValidateCalls = (globalThis.svcCustomValidateCalls ?? 0) + 1;\n' +
+        '  return payload.tenant === "acme";\n}\n',
     },
     general_settings: {
       enable_jwt_auth: true,
@@ -113,6 +117,14 @@ describe('JWT_AUDIENCE', () => {
 });
 
 describe('custom_validate', () => {
+  const calls = () => (globalThis as { svcCustomValidateCalls?: number }).svcCustomValidateCalls ?? 0;
+
+  test('runs once for a call with a body (checked before the body, decided after it)', async () => {
+    const before = calls();
+    expect((await chat(t, bearer(await token()))).status).toBe(200);
+    expect(calls() - before).toBe(1);
+  });
+
   test('false gives 401 with exactly {"error": "Invalid JWT token"}', async () => {
     const res = await fetch(`${t.url}/v1/chat/completions`, {
       method: 'POST',

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,17 +14,22 @@ import { dropSchema, uniqueName } from './scale/shared-pair.js';
 import { type CliProcess, listeningUrl, runCli } from './scale/spawn-cli.js';
 
 // Real svc-router processes stopped with SIGTERM while undici clients keep their connections open, as
-// a load balancer's or an SDK's pool does. Each describe stops one process and reads what happened.
+// a load balancer's or an SDK's pool does, or by an exception nothing caught. Each describe stops one
+// process and reads what happened.
 
 /** Streamed in 11 frames, 60 ms apart: a stream still under way when SIGTERM comes. */
 const STREAM_TEXT = 'one two three four five six seven eight nine ten '.repeat(3).trim();
 
-/** A svc-router process on `engine`, serving `groups` (model group -> mock path), and its database. */
+/**
+ * A svc-router process on `engine`, serving `groups` (model group -> mock path), and its database;
+ * `preload`: the source of a module node imports before the gateway.
+ */
 async function startCli(
   engine: Engine,
   mock: MockProvider,
   groups: Record<string, string>,
   general: Record<string, unknown>,
+  preload?: string,
 ) {
   const dir = await mkdtemp(join(tmpdir(), 'svc-sigterm-'));
   const schema = uniqueName('sigterm');
@@ -40,7 +46,12 @@ async function startCli(
       general_settings: { master_key: MASTER_KEY, log_level: 'silent', ...database, ...general },
     }),
   );
-  const cli = runCli(['--config', config, '--port', '0']);
+  const nodeArgs: string[] = [];
+  if (preload !== undefined) {
+    await writeFile(join(dir, 'preload.mjs'), preload);
+    nodeArgs.push('--import', pathToFileURL(join(dir, 'preload.mjs')).href);
+  }
+  const cli = runCli(['--config', config, '--port', '0'], {}, nodeArgs);
   const url = await listeningUrl(cli);
   return {
     cli,
@@ -257,5 +268,74 @@ describe('svc-router on SIGTERM with calls that do not end (drain_timeout: 0.5)'
   it('writes the spend rows of the calls it cut', () => {
     expect(seen.logged).toHaveLength(2);
     expect(seen.logged).toContain(seen.streamCallId);
+  });
+});
+
+describe('svc-router on an exception nothing caught', () => {
+  let mock: MockProvider;
+  let proxy: Awaited<ReturnType<typeof startCli>>;
+  const seen = {} as {
+    exit: number | string;
+    answered: string[];
+    inFlight: { status: number; callId: string; body: string };
+    logged: string[];
+    output: string;
+  };
+
+  beforeAll(async () => {
+    mock = await startMockProvider();
+    mock.setBehavior('/slow', { content: 'ok', delayMs: 300 });
+    // SIGUSR2 makes the process throw where nothing catches it, as a bug in a timer would
+    const preload =
+      "process.on('SIGUSR2', () => setImmediate(() => { throw new Error('a bug nobody caught'); }));\n";
+    // spend rows wait 30 s to be written: only a flush on the way out writes them
+    proxy = await startCli(
+      'pglite',
+      mock,
+      { fast: '/fast', slow: '/slow' },
+      { spend_flush_interval: 30 },
+      preload,
+    );
+    const conn = connection(proxy.url);
+    seen.answered = [];
+    for (let i = 0; i < 2; i++) {
+      const call = await chat(conn, 'fast');
+      await call.ended;
+      seen.answered.push(call.callId);
+    }
+    const slowConn = connection(proxy.url);
+    const slow = chat(slowConn, 'slow');
+    await until(() => mock.hits('/slow/') === 1);
+    proxy.cli.child.kill('SIGUSR2');
+    const { status, callId, ended } = await slow;
+    seen.inFlight = { status, callId, body: (await ended).body };
+    seen.exit = await proxy.cli.exited;
+    seen.output = proxy.cli.output();
+    seen.logged = await proxy.loggedCallIds();
+    for (const c of [conn, slowConn]) await c.client.destroy();
+  }, 60_000);
+
+  afterAll(async () => {
+    await proxy?.cleanup();
+    await mock?.close();
+  });
+
+  it('logs the error with its stack', () => {
+    expect(seen.output).toMatch(/uncaught exception: Error: a bug nobody caught\n\s+at /);
+  });
+
+  it('answers the call in flight', () => {
+    expect([seen.inFlight.status, JSON.parse(seen.inFlight.body).choices[0].message.content]).toEqual([
+      200,
+      'ok',
+    ]);
+  });
+
+  it('writes the spend rows still queued', () => {
+    expect(seen.logged.sort()).toEqual([...seen.answered, seen.inFlight.callId].sort());
+  });
+
+  it('exits 1', () => {
+    expect(seen.exit).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// svc-router: serves the proxy until SIGTERM/SIGINT, then drains, flushes spend and exits 0. With
+// svc-router: serves the proxy until SIGTERM/SIGINT, then drains, flushes spend and exits 0 (1 after an
+// exception nothing caught, which stops it the same way). With
 // --workers N a cluster primary forks N processes on one port and passes the signal on.
 import cluster from 'node:cluster';
 import { ConfigError } from '@svc/router';
@@ -47,6 +48,7 @@ async function serve(args: { config: string; port: number; host: string }): Prom
     process.send?.({ type: 'svc-router:listening', url: proxy.url } satisfies ListeningMessage);
   else out(`svc-router listening on ${proxy.url}`);
   let stopped = false;
+  let failed = false;
   await new Promise<void>((resolve) => {
     const stop = (reason: string) => {
       if (stopped) return;
@@ -60,12 +62,22 @@ async function serve(args: { config: string; port: number; host: string }): Prom
     process.once('SIGINT', () => stop('SIGINT'));
     // a primary that died without telling us leaves nobody to hand us connections
     if (cluster.isWorker) process.once('disconnect', () => stop('primary gone'));
+    // An exception nothing caught (a rejection nothing handled, too) would end the process at once:
+    // every call in flight cut, every spend row still queued lost. It is logged, and the process
+    // drains as on SIGTERM and exits 1.
+    process.on('uncaughtException', (error) => {
+      err(
+        `${tag}: uncaught exception: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      failed = true;
+      stop('uncaught exception');
+    });
   });
   await proxy.close();
   out(`${tag}: stopped`);
   // the channel to the primary would keep this process alive
   if (cluster.isWorker) process.disconnect();
-  return 0;
+  return failed ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -13,9 +13,16 @@ export interface CliProcess {
   exited: Promise<number | string>;
 }
 
-/** Runs `svc-router` with these arguments (through tsx, as `npm run` would in development). */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+/**
+ * Runs `svc-router` with these arguments (through tsx, as `npm run` would in development); `nodeArgs`
+ * go to node before the script.
+ */
+export function runCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  nodeArgs: readonly string[] = [],
+): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, CLI, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH, ...env },
   });

@@ -86,6 +86,60 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     await refusedUnforwarded(await call('/unread', key, message(PRICED)), before);
   });
 
+  it("refuses a budgeted key a path whose answers do not say what it costs, naming the endpoint's paths", async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const before = upstream.requests.length;
+    const send = (path: string, body: unknown) =>
+      fetch(`${t.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const fineTuning = await send('/openai/v1/fine_tuning/jobs', {
+      model: 'gpt-4o-mini-2024-07-18',
+      training_file: 'file-abc123',
+    });
+    const batch = await send('/gemini/v1beta/models/gemini-2.0-flash:batchGenerateContent', {
+      batch: { input_config: { file_name: 'files/abc' } },
+    });
+    const refusals = [await fineTuning.json(), await batch.json()] as {
+      error: { code: string; message: string };
+    }[];
+    expect([fineTuning.status, batch.status]).toEqual([400, 400]);
+    expect(refusals.map((r) => r.error.code)).toEqual(['path_unpriced', 'path_unpriced']);
+    expect(refusals[0]!.error.message).toContain(
+      '`chat/completions`, `completions`, `embeddings` and `responses`',
+    );
+    expect(refusals[1]!.error.message).toContain('`/v1beta/models/gemini-2.0-flash:batchGenerateContent`');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('refuses a budgeted OpenAI response run in the background, answered before it has any usage', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const before = upstream.requests.length;
+    const res = await fetch(`${t.url}/openai/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', input: 'hi', background: true }),
+    });
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect([res.status, body.error.code]).toEqual([400, 'path_unpriced']);
+    expect(body.error.message).toContain('`background`');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('forwards a budgeted key token counting, which costs nothing', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const before = upstream.requests.length;
+    const res = await fetch(`${t.url}/anthropic/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: PRICED, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    await res.arrayBuffer();
+    expect(upstream.requests.length).toBe(before + 1);
+  });
+
   it('refuses a key whose team has the budget', async () => {
     const team = await post('/team/new', { max_budget: 10 });
     const { key } = await newKey({ team_id: team.body.team_id });

@@ -11,6 +11,8 @@ export interface RequestHead {
   stream: boolean;
   /** `stream_options.include_usage` is true: an OpenAI stream's usage chunk was asked for. */
   includeUsage: boolean;
+  /** A top-level `background` but `false` or `null`: an OpenAI response run after it is answered. */
+  background: boolean;
   /** The bytes read so far, to be sent first (a JSON body's: all of it). */
   chunks: Buffer[];
 }
@@ -25,7 +27,7 @@ export const MIN_PASS_THROUGH_BODY_BYTES = 32 * 1024 * 1024;
 // `/v1beta/models/<model>:generateContent`, or Vertex's `.../publishers/google/models/<model>:...`
 const GEMINI_MODEL =
   /^\/v1(?:alpha|beta\d*)?\/(?:projects\/[^/]+\/locations\/[^/]+\/publishers\/[^/]+\/)?models\/([A-Za-z0-9._-]{1,256}):[A-Za-z]+$/;
-const MEMBERS = ['model', 'stream', 'stream_options'];
+const MEMBERS = ['model', 'stream', 'stream_options', 'background'];
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 const refuse = (message: string) => new ProxyError(400, 'invalid_request', message);
@@ -154,9 +156,12 @@ function modelOf(members: Map<string, Member[]>): string | undefined {
   return model;
 }
 
-/** Whether the body asks for a stream: any `stream` but `false` or `null` (targets read `1`, `"true"` as true). */
-function streamOf(members: Map<string, Member[]>): boolean {
-  const value = single(members, 'stream')?.value.toString('latin1');
+/**
+ * Whether the body turns `name` on: any value but `false` or `null` (targets read `1`, `"true"` as
+ * true): a `stream`, a `background`.
+ */
+function flagOf(members: Map<string, Member[]>, name: string): boolean {
+  const value = single(members, name)?.value.toString('latin1');
   return value !== undefined && value !== 'false' && value !== 'null';
 }
 
@@ -191,6 +196,7 @@ export async function readRequestHead(
     model: pathModel === undefined ? undefined : ownCopy(pathModel),
     stream: pathModel !== undefined && path.endsWith(':streamGenerateContent'),
     includeUsage: false,
+    background: false,
     chunks: [],
   };
   const mediaType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -233,7 +239,8 @@ export async function readRequestHead(
   // a target may read what the scan cannot (trailing data, a second object): it is not forwarded
   if (!members) throw refuse('The body starts as a JSON object but is not one whole JSON object.');
   head.model = modelOf(members);
-  head.stream = streamOf(members);
+  head.stream = flagOf(members, 'stream');
+  head.background = flagOf(members, 'background');
   head.includeUsage = includeUsageOf(members);
   return head;
 }

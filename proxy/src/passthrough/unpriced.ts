@@ -1,21 +1,46 @@
 import { catalogCost } from '@svc/router';
 import { ProxyError } from '../http/proxy-error.js';
 import type { RequestHead } from './request-head.js';
-import type { PassThroughEndpoint } from './settings.js';
+import type { PassThroughEndpoint, PassThroughProvider } from './settings.js';
 
 /** OpenAI's paths whose streams carry usage only with `stream_options.include_usage` (Responses' always do). */
 const CHAT_STREAM_PATH = /\/(chat\/)?completions\/?$/;
 
 /**
+ * Per provider, the paths whose answers say what they used (`metered`, as the usage reader reads
+ * them), and those that cost nothing (`free`: token counts). Any other path may cost what its answer
+ * does not say (batches, fine-tuning jobs, audio, images, caches), and is not for a budget.
+ */
+const PRICED_PATHS: Record<PassThroughProvider, { metered: RegExp; free?: RegExp; named: string }> = {
+  openai: {
+    metered: /\/(?:chat\/completions|completions|embeddings|responses)\/?$/,
+    named: '`chat/completions`, `completions`, `embeddings` and `responses`',
+  },
+  anthropic: {
+    metered: /\/messages\/?$/,
+    free: /\/messages\/count_tokens\/?$/,
+    named: '`messages` (`messages/count_tokens` costs nothing)',
+  },
+  gemini: {
+    metered: /:(?:generateContent|streamGenerateContent)$/,
+    free: /:countTokens$/,
+    named: '`:generateContent` and `:streamGenerateContent` (`:countTokens` costs nothing)',
+  },
+};
+
+const LET_THROUGH = 'set `allow_unpriced: true` on the endpoint to let such calls through at no cost';
+
+/**
  * The refusal of a call charged to a budget whose answer the endpoint cannot price (no `provider` to
- * read its usage, a model the catalog has no price for, an OpenAI chat stream that does not ask for
- * its usage chunk), or undefined when it may go (`path`: the request's, after the endpoint's): a budget
+ * read its usage, a path whose answers do not say what they used, an OpenAI response run in the
+ * background, a model the catalog has no price for, an OpenAI chat stream that does not ask for its
+ * usage chunk), or undefined when it may go (`path`: the request's, after the endpoint's): a budget
  * that cannot count a call cannot hold it, so such a call is refused before it is forwarded (as chat
  * calls on unpriced deployments are), unless the endpoint says `allow_unpriced: true`.
  */
 export function unpricedRefusal(
   endpoint: PassThroughEndpoint,
-  head: Pick<RequestHead, 'model' | 'stream' | 'includeUsage'>,
+  head: Pick<RequestHead, 'model' | 'stream' | 'includeUsage' | 'background'>,
   path: string,
   budgeted: boolean,
 ): ProxyError | undefined {
@@ -28,7 +53,23 @@ export function unpricedRefusal(
       'stream_usage_required',
       `The pass-through endpoint \`${endpoint.path}\` charges an OpenAI stream from its usage chunk, which OpenAI sends only when asked, and this call is charged to a budget: send \`"stream_options": {"include_usage": true}\`, or set \`allow_unpriced: true\` on the endpoint to let such streams through at no cost.`,
     );
-  if (provider && model !== undefined && catalogCost(provider, model, {}).priced) return undefined;
+  if (provider) {
+    const paths = PRICED_PATHS[provider];
+    if (paths.free?.test(path)) return undefined;
+    if (!paths.metered.test(path))
+      return new ProxyError(
+        400,
+        'path_unpriced',
+        `The pass-through endpoint \`${endpoint.path}\` reads what a call used from the answers of ${paths.named}; the answers of \`${path}\` do not say what it costs, and this call is charged to a budget, so it cannot be counted: ${LET_THROUGH}.`,
+      );
+    if (provider === 'openai' && head.background)
+      return new ProxyError(
+        400,
+        'path_unpriced',
+        `The pass-through endpoint \`${endpoint.path}\` reads what a call used from its answer, and a \`background\` response is answered before it runs, without it; this call is charged to a budget, so it cannot be counted: send it without \`background\`, or ${LET_THROUGH}.`,
+      );
+    if (model !== undefined && catalogCost(provider, model, {}).priced) return undefined;
+  }
   const what = !provider
     ? 'names no `provider`, so its answers are not read for usage'
     : model === undefined
@@ -38,7 +79,6 @@ export function unpricedRefusal(
     400,
     'model_unpriced',
     `The pass-through endpoint \`${endpoint.path}\` ${what}, and this call is charged to a budget, so it ` +
-      'cannot be counted: call a model the catalog prices, or set `allow_unpriced: true` on the endpoint ' +
-      'to let budgeted calls through at no cost.',
+      `cannot be counted: call a model the catalog prices, or ${LET_THROUGH}.`,
   );
 }

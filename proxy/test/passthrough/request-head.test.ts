@@ -87,6 +87,17 @@ describe('readRequestHead', () => {
     ]);
   });
 
+  it('takes any background but false and null as a background response', async () => {
+    const background = async (body: string) => (await head(reads(body))).background;
+    expect(await background('{"model":"a","background":true}')).toBe(true);
+    expect(await background('{"model":"a","background":"yes"}')).toBe(true);
+    expect(await background('{"model":"a","background":false}')).toBe(false);
+    expect(await background('{"model":"a"}')).toBe(false);
+    await expect(head(reads('{"model":"a","background":false,"Background":true}'))).rejects.toThrow(
+      /`background`/,
+    );
+  });
+
   it('refuses a body that opens an object but is not one whole JSON object (trailing data)', async () => {
     await expect(head(reads('{"model":"a"} {"model":"b"}'))).rejects.toMatchObject({ status: 400 });
   });

@@ -183,6 +183,7 @@ function benchOf(name: string, group: ModelGroup, store: Store, shared: boolean)
     stream: false,
     signal: undefined,
     allowModel: undefined,
+    onAbortedAttempt: undefined,
     asyncEntry: true,
     pricedOnly: false,
     numRetries: undefined,

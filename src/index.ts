@@ -38,7 +38,13 @@ export { ChatCompletionStream, type ChatCompletionStreamIterator } from './route
 export type { DeploymentHealth } from './router/deployment-health.js';
 export type { ModelGroupInfo } from './router/model-group-info.js';
 export type { DeploymentMetrics, RouterMetricsSnapshot } from './router/observability/router-metrics.js';
-export { type CallControl, type ChatResult, Router, type RouterDependencies } from './router/router.js';
+export {
+  type AbortedAttempt,
+  type CallControl,
+  type ChatResult,
+  Router,
+  type RouterDependencies,
+} from './router/router.js';
 export type {
   AlertEvent,
   CallbackErrorEvent,

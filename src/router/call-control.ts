@@ -1,5 +1,11 @@
 import type { CallSignal } from '../shared/call-signal.js';
-import type { ChatCompletion, ChatCompletionRequest, WithHiddenParams } from '../types/index.js';
+import type {
+  ChatCompletion,
+  ChatCompletionRequest,
+  ProviderName,
+  Usage,
+  WithHiddenParams,
+} from '../types/index.js';
 import type { ChatCompletionStream } from './chat-stream.js';
 
 /** Per-call controls that are not part of the request body. */
@@ -33,6 +39,31 @@ export interface CallControl {
    * await router.acompletion(request, { allowModel: (model) => allowed.has(model) });
    */
   allowModel?: (model: string) => boolean;
+  /**
+   * Told of each upstream attempt that was under way when `signal` aborted (the abort reason is
+   * thrown as is, and names no deployment): for a server that charges a call its client left, since
+   * the provider had the prompt by then. Not told of an attempt that had already produced its result
+   * (a stream is the caller's once opened), nor of a hedge's losing attempt. Called synchronously as
+   * the attempt ends; a throw is ignored.
+   * @example
+   * const under = [];
+   * await router.acompletion(request, { signal, onAbortedAttempt: (a) => under.push(a) });
+   * // on abort: under[0].costOf({ prompt_tokens: 1200, completion_tokens: 0 })
+   */
+  onAbortedAttempt?: (attempt: AbortedAttempt) => void;
+}
+
+/** An upstream attempt under way when its call's signal aborted ({@link CallControl.onAbortedAttempt}). */
+export interface AbortedAttempt {
+  /** The deployment's id (`model_info.id`). */
+  model_id: string;
+  /** Its model group. */
+  model_group: string;
+  provider: ProviderName;
+  /** Whether it has a price (its own, `model_cost_map`'s or the catalog's); else `costOf` is 0. */
+  priced: boolean;
+  /** What `usage` costs at this deployment's prices, in USD. */
+  costOf(usage: Partial<Usage>): number;
 }
 
 /**

@@ -136,6 +136,7 @@ export class CallRunner {
       stream,
       asyncEntry,
       pricedOnly: control?.pricedOnly === true,
+      onAbortedAttempt: control?.onAbortedAttempt,
       run,
       ...only,
     };

@@ -4,6 +4,7 @@ import type { CallOptions } from '../providers/shared/provider-adapter.js';
 import type { CallSignal } from '../shared/call-signal.js';
 import type { RoutingStrategy } from '../strategies/strategy.js';
 import type { Endpoint, ModelGroup, Tier, Usage } from '../types/index.js';
+import type { AbortedAttempt } from './call-control.js';
 import type { CallTrace } from './observability/call-trace.js';
 
 /** The pre-call checks of one call on one group: which endpoints may serve it. */
@@ -49,6 +50,8 @@ export interface Call<T> {
   readonly asyncEntry: boolean;
   /** `CallControl.pricedOnly`: only deployments with a price (or `allow_unpriced`) may serve it. */
   readonly pricedOnly: boolean;
+  /** `CallControl.onAbortedAttempt`: told of each attempt under way when `signal` aborted. */
+  readonly onAbortedAttempt: ((attempt: AbortedAttempt) => void) | undefined;
   /** The request's own `num_retries`, overriding the router's. */
   readonly numRetries: number | undefined;
   /** When every wait of this call (backoff, Retry-After, a free slot) must be over, on the router's clock. */

@@ -38,7 +38,7 @@ import { buildRouterConfig, type RouterConfig } from './router-config.js';
 import type { RouterEvents } from './router-events.js';
 import { type RouterDependencies, RouterRuntime } from './runtime.js';
 
-export type { CallControl, ChatResult } from './call-control.js';
+export type { AbortedAttempt, CallControl, ChatResult } from './call-control.js';
 export type { RouterDependencies };
 
 /**

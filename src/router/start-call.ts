@@ -4,6 +4,7 @@ import type { CallSignal } from '../shared/call-signal.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import type { Endpoint, ModelGroup, RouterRequestFields } from '../types/index.js';
 import { type Call, newHistory, type Operation } from './call.js';
+import type { AbortedAttempt } from './call-control.js';
 import { providerBody } from './request-fields.js';
 import type { RouterConfig } from './router-config.js';
 import type { RequestKind } from './validate-request.js';
@@ -31,6 +32,8 @@ export interface CallStart<B, T> {
   asyncEntry: boolean;
   /** `CallControl.pricedOnly`. */
   pricedOnly: boolean;
+  /** `CallControl.onAbortedAttempt`. */
+  onAbortedAttempt: ((attempt: AbortedAttempt) => void) | undefined;
   run: Run<B, T>;
   /** The endpoints the call may use at all (a mode's deployments); unset: any. */
   eligible?: ((endpoint: Endpoint) => boolean) | undefined;
@@ -124,6 +127,7 @@ export function startCall<B extends RoutableRequest, T>(
     allowModel: allowsWildcards(config, start.allowModel),
     asyncEntry: start.asyncEntry,
     pricedOnly: start.pricedOnly,
+    onAbortedAttempt: start.onAbortedAttempt,
     ...(start.eligible && { eligible: start.eligible }),
     ...(start.spent && { spent: start.spent }),
     numRetries: request.num_retries,

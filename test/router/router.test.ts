@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type AbortedAttempt,
   BadRequestError,
   type CallbackKwargs,
   type FailureEvent,
@@ -238,6 +239,45 @@ describe('Router requests', () => {
     await expect(pending).rejects.toThrow('user cancelled');
     await router.close();
     expect(failures).toHaveLength(0);
+  });
+
+  it('tells onAbortedAttempt of the attempt under way when the caller aborts, priced at its deployment', async () => {
+    mock.setBehavior('/a', { delayMs: 300 });
+    const router = new Router([deployment(mock, 'a')]);
+    const told: AbortedAttempt[] = [];
+    const controller = new AbortController();
+    const pending = router.acompletion(
+      { model: 'gpt-4o', messages: USER },
+      { signal: controller.signal, onAbortedAttempt: (attempt) => told.push(attempt) },
+    );
+    await until(() => mock.hits('/a/') === 1);
+    controller.abort(new Error('user cancelled'));
+    await expect(pending).rejects.toThrow('user cancelled');
+    await router.close();
+    expect(told).toEqual([
+      {
+        model_id: 'a',
+        model_group: 'gpt-4o',
+        provider: 'openai',
+        priced: true,
+        costOf: expect.any(Function),
+      },
+    ]);
+    // gpt-4o's catalog price: $2.50 per million input tokens
+    expect(told[0]!.costOf({ prompt_tokens: 1_000_000, completion_tokens: 0 })).toBeCloseTo(2.5, 6);
+  });
+
+  it('tells onAbortedAttempt nothing of a call that answered', async () => {
+    const router = new Router([deployment(mock, 'a')]);
+    const told: AbortedAttempt[] = [];
+    const controller = new AbortController();
+    await router.acompletion(
+      { model: 'gpt-4o', messages: USER },
+      { signal: controller.signal, onAbortedAttempt: (attempt) => told.push(attempt) },
+    );
+    controller.abort();
+    await router.close();
+    expect(told).toEqual([]);
   });
 
   it('takes a caller signal that is not an AbortSignal: its abort rejects with its reason', async () => {

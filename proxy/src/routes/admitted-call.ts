@@ -63,7 +63,8 @@ export async function admitAndRoute<T>(
     tags: admission.tags,
   };
   const ledger = await ctx.admit(caller, facts, abort.upstream);
-  const result = await routedCall(state, ledger, abort, () =>
+  const body = (request.body ?? {}) as Readonly<Record<string, unknown>>;
+  const result = await routedCall(state, ledger, abort, body, () =>
     invoke(callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
   );
   return new Admitted(

@@ -8,12 +8,14 @@ import type { CallLedger } from '../spend/call-ledger.js';
 
 /**
  * Runs the router call of a request, timing it (the part of the request that is not the proxy's own
- * overhead) and closing the ledger as failed when it throws.
+ * overhead) and closing the ledger when it throws: as failed, or as left by its client, who is
+ * charged the prompt of `request` (the body as received) if the call had reached a provider.
  */
 export async function routedCall<T>(
   state: CallState,
   ledger: CallLedger,
   abort: Pick<CallAbort, 'gone'>,
+  request: Readonly<Record<string, unknown>>,
   call: () => Promise<T>,
 ): Promise<T> {
   const started = performance.now();
@@ -21,7 +23,8 @@ export async function routedCall<T>(
     // a traced request: the router's call span becomes a child of the request's span
     return await (state.span ? context.with(trace.setSpan(context.active(), state.span), call) : call());
   } catch (error) {
-    ledger.fail(error, abort.gone);
+    if (abort.gone) ledger.left(error, request);
+    else ledger.fail(error);
     throw error;
   } finally {
     state.routerMs += performance.now() - started;
@@ -30,7 +33,7 @@ export async function routedCall<T>(
 
 /**
  * The router's call control for an admitted call: no fallback may reach a model the caller could not
- * ask for (`allowModel`); a call charged to a budget may use only priced deployments (or those with
+ * ask for (`allowModel`); the attempts its client's leaving cancels go to its books; a call charged to a budget may use only priced deployments (or those with
  * `allow_unpriced`), else it is refused with 400 `model_unpriced`.
  */
 export function callControl(
@@ -40,7 +43,10 @@ export function callControl(
   accessGroups?: AccessGroups,
 ): CallControl {
   const allowModel = modelRule(caller, accessGroups);
-  const control: CallControl = allowModel ? { signal, allowModel } : { signal };
+  const onAbortedAttempt = ledger.attemptAborted;
+  const control: CallControl = allowModel
+    ? { signal, allowModel, onAbortedAttempt }
+    : { signal, onAbortedAttempt };
   if (ledger.budgeted) control.pricedOnly = true;
   return control;
 }

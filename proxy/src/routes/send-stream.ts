@@ -55,12 +55,13 @@ export async function sendStream(
   const { abort, state } = call;
   reply.hijack();
   const raw = reply.raw;
-  // gone while the stream opened: none of the answer reached it, and its upstream is already cancelled
-  if (abort.gone) return call.ledger.fail(abort.goneReason, true);
+  const answer = new DeliveredAnswer();
+  // gone while the stream opened: none of the answer reached it, and its upstream is already
+  // cancelled; the provider had the prompt (charged as counted, as a stream left before its usage)
+  if (abort.gone) return closeBooks(call, stream, answer, CLIENT_CLOSED);
   raw.writeHead(200, sseHeaders(state.callId, overheadMs(state)));
   abort.answering();
   const clientHere = () => !abort.gone && !raw.destroyed;
-  const answer = new DeliveredAnswer();
   const readOn = new ReadOn(abort, call.disconnectRead);
   const writer = new FrameWriter(raw, call.sendTimeoutMs);
   let end: AnswerEnd = CLIENT_CLOSED;
@@ -107,6 +108,16 @@ export async function sendStream(
     // released; one that failed already was (this is then a no-op)
     if (!finished) await Promise.resolve(chunks.return?.()).catch(() => undefined);
   }
+  return closeBooks(call, stream, answer, end);
+}
+
+/** Charges what the stream's answer is charged (`DeliveredAnswer`), and closes the call's books. */
+async function closeBooks(
+  call: StreamCall,
+  stream: ChatCompletionStream,
+  answer: DeliveredAnswer,
+  end: AnswerEnd,
+): Promise<void> {
   // a count that fails (it never should) must not leave the call's books open
   const charge = await answer.charge(call.request, (usage) => stream.costOf(usage)).catch(() => UNCOUNTED);
   call.ledger.answered(stream._hidden_params, charge, end);

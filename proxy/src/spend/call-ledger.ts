@@ -1,5 +1,5 @@
-import type { HiddenParams, Usage } from '@svc/router';
-import { RouterError } from '@svc/router';
+import type { AbortedAttempt, HiddenParams, Usage } from '@svc/router';
+import { promptTokens, RouterError } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
 import { cutText, type SpendLogRow, storedEndUser } from '../db/spend-log-row.js';
 import { ProxyError } from '../http/proxy-error.js';
@@ -98,6 +98,17 @@ export class CallLedger {
   #closed = false;
   /** When a stream's first chunk was read (epoch ms); undefined until then, and for other calls. */
   #firstChunkAt: number | undefined;
+  /** The router's attempts under way when the client left (`attemptAborted`). */
+  #aborted: AbortedAttempt[] | undefined;
+
+  /**
+   * `CallControl.onAbortedAttempt` for the call's router call: an attempt the client's leaving
+   * cancelled, whose provider had the prompt (`left` charges it).
+   */
+  readonly attemptAborted = (attempt: AbortedAttempt): void => {
+    if (this.#aborted) this.#aborted.push(attempt);
+    else this.#aborted = [attempt];
+  };
 
   constructor(
     private readonly deps: LedgerDeps,
@@ -178,6 +189,50 @@ export class CallLedger {
       error_code: clientGone ? 'client_closed' : errorCode(error),
       http_status: clientGone ? 499 : errorStatus(error),
     });
+  }
+
+  /**
+   * The client left before any of the answer reached it (`error`: why the call stopped). Each attempt
+   * the router had under way then (`attemptAborted`) had sent the prompt, which its provider bills:
+   * the call is charged the prompt's tokens as counted from `request`, once per such attempt, at its
+   * deployment's prices (`usage_estimated`). With none under way (the call was still being admitted
+   * or routed), nothing.
+   */
+  left(error: unknown, request: Readonly<Record<string, unknown>>): void {
+    const attempts = this.#aborted;
+    if (!attempts) {
+      this.fail(error, true);
+      return;
+    }
+    promptTokens(request).then(
+      (counted) => {
+        const tokens = counted * attempts.length;
+        const usage: Usage = { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens };
+        const each: Usage = { prompt_tokens: counted, completion_tokens: 0, total_tokens: counted };
+        let cost = 0;
+        let priced = true;
+        for (const attempt of attempts) {
+          cost += attempt.costOf(each);
+          priced &&= attempt.priced;
+        }
+        const last = attempts[attempts.length - 1]!;
+        this.#close({
+          cost,
+          usage,
+          usage_estimated: true,
+          model_group: last.model_group,
+          model_id: last.model_id,
+          provider: last.provider,
+          cache_hit: false,
+          priced,
+          status: 'failure',
+          error_code: 'client_closed',
+          http_status: 499,
+        });
+      },
+      // a count that fails (it never should) must not leave the call's books open
+      () => this.fail(error, true),
+    );
   }
 
   #close(outcome: {

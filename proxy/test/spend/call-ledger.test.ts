@@ -1,7 +1,7 @@
-import type { HiddenParams } from '@svc/router';
-import { APIConnectionError, MemoryStore } from '@svc/router';
+import type { AbortedAttempt, HiddenParams } from '@svc/router';
+import { APIConnectionError, MemoryStore, promptTokens } from '@svc/router';
 import type { AuthContext } from '@svc/router/jwt';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { KeyIdentity } from '../../src/auth/caller.js';
 import type { SpendLogRow } from '../../src/db/spend-log-row.js';
 import { BudgetGate } from '../../src/limits/budget-gate.js';
@@ -78,6 +78,42 @@ async function ledgerOf(
 }
 
 describe('CallLedger', () => {
+  it('charges a call its client left under way the counted prompt once per attempt then under way, at each one’s prices', async () => {
+    const rows: SpendLogRow[] = [];
+    const ledger = await ledgerOf(new BudgetGate(), new RateLimits(new MemoryStore(), Date.now), rows);
+    const attempt = (model_id: string, perToken: number): AbortedAttempt => ({
+      model_id,
+      model_group: 'gpt-4o',
+      provider: 'openai',
+      priced: true,
+      costOf: (u) => (u.prompt_tokens ?? 0) * perToken,
+    });
+    // a hedged call: two attempts had the prompt when the client left
+    ledger.attemptAborted(attempt('east', 0.001));
+    ledger.attemptAborted(attempt('west', 0.002));
+    const request = { model: 'gpt-4o', messages: [{ role: 'user', content: 'one two three four five' }] };
+    ledger.left(new Error('the client closed the connection'), request);
+    const prompt = await promptTokens(request);
+    await vi.waitFor(() => expect(rows).toHaveLength(1));
+    expect(rows[0]).toMatchObject({
+      model_id: 'west',
+      prompt_tokens: 2 * prompt,
+      completion_tokens: 0,
+      usage_estimated: true,
+      status: 'failure',
+      error_code: 'client_closed',
+      http_status: 499,
+    });
+    expect(rows[0]!.cost).toBeCloseTo(prompt * 0.003, 12);
+  });
+
+  it('charges nothing to a call its client left before any attempt', async () => {
+    const rows: SpendLogRow[] = [];
+    const ledger = await ledgerOf(new BudgetGate(), new RateLimits(new MemoryStore(), Date.now), rows);
+    ledger.left(new Error('the client closed the connection'), { model: 'gpt-4o', messages: [] });
+    expect(rows[0]).toMatchObject({ cost: 0, usage_estimated: false, error_code: 'client_closed' });
+  });
+
   it('charges a non-streamed answer whose client was gone when it came, and says client_closed', async () => {
     const gate = new BudgetGate();
     const rows: SpendLogRow[] = [];

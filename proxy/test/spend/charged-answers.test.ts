@@ -2,6 +2,7 @@ import { promptTokens, textTokens } from '@svc/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, eventually, startTestProxy, type TestProxy } from '../harness.js';
 import { postThenLeave } from '../leaving-client.js';
+import { client } from '../management/client.js';
 
 // the harness deployment's prices
 const INPUT = 0.000001;
@@ -216,5 +217,67 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
     if (failuresAfter.minutes[0] !== failuresAfter.minutes[1]) failuresAfter = await eastFailures(t);
     const oneMinute = new Set([...failuresBefore.minutes, ...failuresAfter.minutes]).size === 1;
     expect(failuresAfter.failures).toBe(oneMinute ? failuresBefore.failures : 0);
+  });
+
+  /**
+   * A call whose client leaves while the upstream holds its answer (`stream`: before its first byte),
+   * and the spend row it left, found by the new key it was made with.
+   */
+  async function leftUnderWay(stream: boolean): Promise<{ row: Row; prompt: number }> {
+    const { keyHash, headers } = await client(() => t).newKey();
+    t.mock.setBehavior('/east', { content: CONTENT, delayMs: 5_000 });
+    const body = {
+      ...CHAT,
+      stream,
+      messages: [{ role: 'user', content: 'Count to five, slowly. '.repeat(40) }],
+    };
+    const controller = new AbortController();
+    const pending = fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await eventually(() => expect(t.mock.inFlight).toBe(1));
+    controller.abort();
+    await pending;
+    let row: Row | undefined;
+    await eventually(async () => {
+      const rows = (await (
+        await fetch(`${t.url}/spend/logs?key=${keyHash}`, { headers: t.admin })
+      ).json()) as Row[];
+      row = rows[0];
+      expect(row).toBeDefined();
+    }, 10_000);
+    await eventually(() => expect(t.mock.inFlight).toBe(0));
+    return { row: row!, prompt: await promptTokens(body) };
+  }
+
+  it('a client that leaves a plain call under way upstream is charged its prompt, counted, at the deployment’s prices', async () => {
+    const { row, prompt } = await leftUnderWay(false);
+    expect(prompt).toBeGreaterThan(200);
+    expect(row).toMatchObject({
+      model_id: 'east',
+      prompt_tokens: prompt,
+      completion_tokens: 0,
+      usage_estimated: true,
+      status: 'failure',
+      error_code: 'client_closed',
+      http_status: 499,
+    });
+    expect(row.cost).toBeCloseTo(prompt * INPUT, 12);
+  });
+
+  it('a client that leaves a stream before its first byte is charged its prompt, counted, the same way', async () => {
+    const { row, prompt } = await leftUnderWay(true);
+    expect(row).toMatchObject({
+      model_id: 'east',
+      prompt_tokens: prompt,
+      completion_tokens: 0,
+      usage_estimated: true,
+      error_code: 'client_closed',
+      http_status: 499,
+    });
+    expect(row.cost).toBeCloseTo(prompt * INPUT, 12);
   });
 });

@@ -1,9 +1,11 @@
+import { responseCost } from '../../cost/response-cost.js';
 import { TimeoutError } from '../../errors/classes.js';
 import { errorFromNetwork } from '../../errors/map-error.js';
 import { isRequestFault } from '../../errors/request-fault.js';
 import type { RouterError } from '../../errors/router-error.js';
 import type { Endpoint } from '../../types/index.js';
 import type { Call, Handler, Layer, Routed, Settlement, Step } from '../call.js';
+import type { CallControl } from '../call-control.js';
 import type { AttemptOutcome, OutcomeChannel } from '../outcomes.js';
 
 export interface AttemptDeps {
@@ -14,6 +16,22 @@ export interface AttemptDeps {
 function asRouterError(err: unknown, endpoint: Endpoint): RouterError {
   const { target } = endpoint;
   return errorFromNetwork(err, { provider: target.provider, model: target.model, modelId: target.modelId });
+}
+
+/** Tells the caller's `onAbortedAttempt` of an attempt its abort ended; what it throws is ignored. */
+function tellAborted(listener: NonNullable<CallControl['onAbortedAttempt']>, endpoint: Endpoint): void {
+  const { deployment } = endpoint;
+  try {
+    listener({
+      model_id: deployment.id,
+      model_group: deployment.modelName,
+      provider: deployment.provider,
+      priced: deployment.cost.priced,
+      costOf: (usage) => responseCost(deployment, usage),
+    });
+  } catch {
+    // the call fails with its abort reason, whatever a listener does
+  }
 }
 
 /**
@@ -69,6 +87,7 @@ export function attemptLayer(deps: AttemptDeps): Layer {
     const { signal } = step;
     if (signal?.aborted || isRequestFault(err)) {
       report(call, step, 'aborted', endpoint, startMs, undefined, history.attempts, undefined, undefined);
+      if (call.signal?.aborted && call.onAbortedAttempt) tellAborted(call.onAbortedAttempt, endpoint);
       return signal?.aborted ? (signal.reason ?? err) : err;
     }
     const error = asRouterError(err, endpoint);

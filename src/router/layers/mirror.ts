@@ -64,6 +64,7 @@ function mirror<T>(call: Call<T>, rule: MirrorRule, deps: MirrorDeps): void {
     allowModel: undefined, // the operator's copy, never the caller's answer; it never falls back either
     asyncEntry: call.asyncEntry,
     pricedOnly: false, // a mirrored copy is charged to no one
+    onAbortedAttempt: undefined,
     numRetries: 0,
     deadline: now, // never waits for a slot or a backoff
     startMs: now,

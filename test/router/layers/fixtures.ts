@@ -83,6 +83,7 @@ export function fakeCall(on: ModelGroup, overrides: Partial<Call<string>> = {}):
     allowModel: undefined,
     asyncEntry: true,
     pricedOnly: false,
+    onAbortedAttempt: undefined,
     numRetries: undefined,
     deadline: NOW + 60_000,
     startMs: NOW,

@@ -44,6 +44,7 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
           endpoint('/gemini', { target: `${upstream.url}/gem`, provider: 'gemini' }),
           endpoint('/unread'),
           endpoint('/free', { provider: 'anthropic', allow_unpriced: true }),
+          endpoint('/claude', { target: `${upstream.url}/ant/v1/messages`, provider: 'anthropic' }),
         ],
       },
     });
@@ -110,8 +111,21 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     expect(refusals[0]!.error.message).toContain(
       '`chat/completions`, `completions`, `embeddings` and `responses`',
     );
-    expect(refusals[1]!.error.message).toContain('`/v1beta/models/gemini-2.0-flash:batchGenerateContent`');
+    expect(refusals[1]!.error.message).toContain(
+      '`/gemini/v1beta/models/gemini-2.0-flash:batchGenerateContent`',
+    );
     expect(upstream.requests.length).toBe(before);
+  });
+
+  it('serves a budgeted key on an endpoint whose own path is the whole metered path upstream', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const res = await fetch(`${t.url}/claude`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(message(PRICED)),
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
   });
 
   it('refuses a budgeted OpenAI response run in the background, answered before it has any usage', async () => {

@@ -60,6 +60,9 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       );
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const incoming = hasBody ? (request.raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>) : undefined;
+    // what the target is asked for: an endpoint may map its own path to a full one (`/claude` to
+    // `https://api.anthropic.com/v1/messages`)
+    const upstreamPath = `${base}${rest}`;
     const head = await readRequestHead(incoming, rest, request.headers, {
       limitBytes: Math.max(ctx.bodyLimit, MIN_PASS_THROUGH_BODY_BYTES),
       provider: endpoint.provider,
@@ -79,7 +82,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       },
       abort.upstream,
     );
-    const refusal = unpricedRefusal(endpoint, head, rest, ledger.budgeted);
+    const refusal = unpricedRefusal(endpoint, head, { upstream: upstreamPath, asked: path }, ledger.budgeted);
     if (refusal) {
       ledger.fail(refusal);
       throw refusal;
@@ -88,7 +91,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     try {
       answer = await agent.request({
         origin: target.origin,
-        path: `${base}${rest}${withoutKeyParam(query === -1 ? '' : url.slice(query))}`,
+        path: `${upstreamPath}${withoutKeyParam(query === -1 ? '' : url.slice(query))}`,
         method: request.method as 'POST',
         headers: upstreamHeaders(request.headers, endpoint.headers),
         body: incoming ? Readable.from(forwardedBody(head.chunks, incoming), { objectMode: false }) : null,

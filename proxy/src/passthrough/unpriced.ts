@@ -34,20 +34,20 @@ const LET_THROUGH = 'set `allow_unpriced: true` on the endpoint to let such call
  * The refusal of a call charged to a budget whose answer the endpoint cannot price (no `provider` to
  * read its usage, a path whose answers do not say what they used, an OpenAI response run in the
  * background, a model the catalog has no price for, an OpenAI chat stream that does not ask for its
- * usage chunk), or undefined when it may go (`path`: the request's, after the endpoint's): a budget
+ * usage chunk), or undefined when it may go (`path.upstream`: the one the target is asked for; `path.asked`: the caller's): a budget
  * that cannot count a call cannot hold it, so such a call is refused before it is forwarded (as chat
  * calls on unpriced deployments are), unless the endpoint says `allow_unpriced: true`.
  */
 export function unpricedRefusal(
   endpoint: PassThroughEndpoint,
   head: Pick<RequestHead, 'model' | 'stream' | 'includeUsage' | 'background'>,
-  path: string,
+  path: { upstream: string; asked: string },
   budgeted: boolean,
 ): ProxyError | undefined {
   if (!budgeted || endpoint.allow_unpriced) return undefined;
   const { provider } = endpoint;
   const { model } = head;
-  if (provider === 'openai' && head.stream && !head.includeUsage && CHAT_STREAM_PATH.test(path))
+  if (provider === 'openai' && head.stream && !head.includeUsage && CHAT_STREAM_PATH.test(path.upstream))
     return new ProxyError(
       400,
       'stream_usage_required',
@@ -55,12 +55,12 @@ export function unpricedRefusal(
     );
   if (provider) {
     const paths = PRICED_PATHS[provider];
-    if (paths.free?.test(path)) return undefined;
-    if (!paths.metered.test(path))
+    if (paths.free?.test(path.upstream)) return undefined;
+    if (!paths.metered.test(path.upstream))
       return new ProxyError(
         400,
         'path_unpriced',
-        `The pass-through endpoint \`${endpoint.path}\` reads what a call used from the answers of ${paths.named}; the answers of \`${path}\` do not say what it costs, and this call is charged to a budget, so it cannot be counted: ${LET_THROUGH}.`,
+        `The pass-through endpoint \`${endpoint.path}\` reads what a call used from the answers of ${paths.named}; the answers of \`${path.asked}\` do not say what it costs, and this call is charged to a budget, so it cannot be counted: ${LET_THROUGH}.`,
       );
     if (provider === 'openai' && head.background)
       return new ProxyError(

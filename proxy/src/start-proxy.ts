@@ -86,7 +86,15 @@ export interface RunningProxy {
    * that is done, whatever idle clients hold.
    */
   close(): Promise<void>;
+  /**
+   * The longest `close()` should take: `drain_timeout`, then the cut calls' grace and the spend and
+   * call-record flushes. For a process that must exit even if something it closes never answers.
+   */
+  closeBoundMs: number;
 }
+
+/** What `close()` may take past `drain_timeout`: the cut calls' second, the flushes' 2 to 5 s, closing. */
+const CLOSE_MARGIN_MS = 15_000;
 
 /**
  * Starts the `svc-router` gateway: loads and validates the config (every problem at once), opens the
@@ -285,6 +293,7 @@ async function serve(
     port,
     app,
     router,
+    closeBoundMs: settings.drainTimeoutMs + CLOSE_MARGIN_MS,
     close: () => {
       closing ??= (async () => {
         const startedAt = Date.now();

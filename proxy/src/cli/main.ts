@@ -65,11 +65,21 @@ async function serve(args: { config: string; port: number; host: string }): Prom
     // An exception nothing caught (a rejection nothing handled, too) would end the process at once:
     // every call in flight cut, every spend row still queued lost. It is logged, and the process
     // drains as on SIGTERM and exits 1.
+    let uncaught = 0;
     process.on('uncaughtException', (error) => {
-      err(
-        `${tag}: uncaught exception: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
+      uncaught += 1;
+      // the first with its stack; a timer that throws on every tick must not flood the log
+      if (uncaught === 1)
+        err(
+          `${tag}: uncaught exception: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+      else if (Number.isInteger(Math.log10(uncaught - 1)))
+        err(`${tag}: ${uncaught - 1} more uncaught exceptions while draining, the last: ${String(error)}`);
+      if (failed) return;
       failed = true;
+      // its state is unknown: whatever `close()` waits on may never answer, and a process that
+      // hangs is not restarted by its supervisor
+      setTimeout(() => process.exit(1), proxy.closeBoundMs).unref();
       stop('uncaught exception');
     });
   });
@@ -77,7 +87,9 @@ async function serve(args: { config: string; port: number; host: string }): Prom
   out(`${tag}: stopped`);
   // the channel to the primary would keep this process alive
   if (cluster.isWorker) process.disconnect();
-  return failed ? 1 : 0;
+  // handles a failure left open would keep the process alive
+  if (failed) process.exit(1);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

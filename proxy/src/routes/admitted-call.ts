@@ -12,8 +12,14 @@ import type { CallFacts, CallLedger } from '../spend/call-ledger.js';
 import { callControl, routedCall } from './routed-call.js';
 import { type StreamFormat, sendStream } from './send-stream.js';
 
-/** What a route says of its model call: the facts its spend row keeps that only the route knows. */
-export type Admission = Pick<CallFacts, 'route' | 'model' | 'endUser' | 'stream' | 'tags'>;
+/**
+ * What a route says of its model call: the facts its spend row keeps that only the route knows, and
+ * `prompt`: the request routed (a chat request, translated if need be), whose prompt is charged,
+ * counted, if its client leaves while a provider has it.
+ */
+export type Admission = Pick<CallFacts, 'route' | 'model' | 'endUser' | 'stream' | 'tags'> & {
+  prompt: Readonly<Record<string, unknown>>;
+};
 
 /** A model call admitted and routed: the router's result, and what answers it. */
 export interface AdmittedCall<T> {
@@ -63,8 +69,7 @@ export async function admitAndRoute<T>(
     tags: admission.tags,
   };
   const ledger = await ctx.admit(caller, facts, abort.upstream);
-  const body = (request.body ?? {}) as Readonly<Record<string, unknown>>;
-  const result = await routedCall(state, ledger, abort, body, () =>
+  const result = await routedCall(state, ledger, abort, admission.prompt, () =>
     invoke(callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
   );
   return new Admitted(

@@ -38,6 +38,7 @@ export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): 
         endUser: typeof chatRequest.user === 'string' ? chatRequest.user : null,
         stream: chatRequest.stream === true,
         tags,
+        prompt: chatRequest,
       },
       (control) => ctx.router.acompletion(chatRequest, control),
     );

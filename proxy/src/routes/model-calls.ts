@@ -98,7 +98,14 @@ export async function callModel(
     request,
     reply,
     caller,
-    { route, model: body.model, endUser: body.user ?? null, stream: body.stream === true, tags },
+    {
+      route,
+      model: body.model,
+      endUser: body.user ?? null,
+      stream: body.stream === true,
+      tags,
+      prompt: body as Readonly<Record<string, unknown>>,
+    },
     (control) => invoke(ctx, body, control) as Promise<Result>,
   );
   const { result, ledger } = admitted;

@@ -97,6 +97,7 @@ function createHandler(ctx: ProxyContext) {
         endUser: parsed.user ?? null,
         stream: chatRequest.stream === true,
         tags,
+        prompt: chatRequest,
       },
       (control) => ctx.router.acompletion(chatRequest, control),
     );

@@ -199,6 +199,11 @@ export class CallLedger {
    * or routed), nothing.
    */
   left(error: unknown, request: Readonly<Record<string, unknown>>): void {
+    // a hedged call's other attempts end a moment after the one that rejected the call
+    setImmediate(() => this.#chargeLeft(error, request));
+  }
+
+  #chargeLeft(error: unknown, request: Readonly<Record<string, unknown>>): void {
     const attempts = this.#aborted;
     if (!attempts) {
       this.fail(error, true);
@@ -206,6 +211,11 @@ export class CallLedger {
     }
     promptTokens(request).then(
       (counted) => {
+        // nothing to count (a transcription's audio): nothing is known to charge
+        if (counted === 0) {
+          this.fail(error, true);
+          return;
+        }
         const tokens = counted * attempts.length;
         const usage: Usage = { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens };
         const each: Usage = { prompt_tokens: counted, completion_tokens: 0, total_tokens: counted };

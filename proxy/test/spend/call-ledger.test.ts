@@ -90,9 +90,10 @@ describe('CallLedger', () => {
     });
     // a hedged call: two attempts had the prompt when the client left
     ledger.attemptAborted(attempt('east', 0.001));
-    ledger.attemptAborted(attempt('west', 0.002));
     const request = { model: 'gpt-4o', messages: [{ role: 'user', content: 'one two three four five' }] };
     ledger.left(new Error('the client closed the connection'), request);
+    // the hedge's other attempt ends a moment after the one that rejected the call
+    ledger.attemptAborted(attempt('west', 0.002));
     const prompt = await promptTokens(request);
     await vi.waitFor(() => expect(rows).toHaveLength(1));
     expect(rows[0]).toMatchObject({
@@ -111,6 +112,7 @@ describe('CallLedger', () => {
     const rows: SpendLogRow[] = [];
     const ledger = await ledgerOf(new BudgetGate(), new RateLimits(new MemoryStore(), Date.now), rows);
     ledger.left(new Error('the client closed the connection'), { model: 'gpt-4o', messages: [] });
+    await vi.waitFor(() => expect(rows).toHaveLength(1));
     expect(rows[0]).toMatchObject({ cost: 0, usage_estimated: false, error_code: 'client_closed' });
   });
 

@@ -1,5 +1,6 @@
 import { promptTokens, textTokens } from '@svc/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicToChatRequest } from '../../src/anthropic/to-chat-request.js';
 import { ENGINES, eventually, startTestProxy, type TestProxy } from '../harness.js';
 import { postThenLeave } from '../leaving-client.js';
 import { client } from '../management/client.js';
@@ -220,19 +221,14 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
   });
 
   /**
-   * A call whose client leaves while the upstream holds its answer (`stream`: before its first byte),
-   * and the spend row it left, found by the new key it was made with.
+   * A call to `path` whose client leaves while the upstream holds its answer (a stream: before its
+   * first byte), and the spend row it left, found by the new key it was made with.
    */
-  async function leftUnderWay(stream: boolean): Promise<{ row: Row; prompt: number }> {
+  async function leftUnderWay(path: string, body: Record<string, unknown>): Promise<Row> {
     const { keyHash, headers } = await client(() => t).newKey();
     t.mock.setBehavior('/east', { content: CONTENT, delayMs: 5_000 });
-    const body = {
-      ...CHAT,
-      stream,
-      messages: [{ role: 'user', content: 'Count to five, slowly. '.repeat(40) }],
-    };
     const controller = new AbortController();
-    const pending = fetch(`${t.url}/v1/chat/completions`, {
+    const pending = fetch(`${t.url}${path}`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -250,11 +246,18 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
       expect(row).toBeDefined();
     }, 10_000);
     await eventually(() => expect(t.mock.inFlight).toBe(0));
-    return { row: row!, prompt: await promptTokens(body) };
+    return row!;
   }
 
+  const LONG_CHAT = (stream: boolean) => ({
+    ...CHAT,
+    stream,
+    messages: [{ role: 'user', content: 'Count to five, slowly. '.repeat(40) }],
+  });
+
   it('a client that leaves a plain call under way upstream is charged its prompt, counted, at the deployment’s prices', async () => {
-    const { row, prompt } = await leftUnderWay(false);
+    const row = await leftUnderWay('/v1/chat/completions', LONG_CHAT(false));
+    const prompt = await promptTokens(LONG_CHAT(false));
     expect(prompt).toBeGreaterThan(200);
     expect(row).toMatchObject({
       model_id: 'east',
@@ -269,7 +272,8 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
   });
 
   it('a client that leaves a stream before its first byte is charged its prompt, counted, the same way', async () => {
-    const { row, prompt } = await leftUnderWay(true);
+    const row = await leftUnderWay('/v1/chat/completions', LONG_CHAT(true));
+    const prompt = await promptTokens(LONG_CHAT(true));
     expect(row).toMatchObject({
       model_id: 'east',
       prompt_tokens: prompt,
@@ -278,6 +282,20 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
       error_code: 'client_closed',
       http_status: 499,
     });
+    expect(row.cost).toBeCloseTo(prompt * INPUT, 12);
+  });
+
+  it('a /v1/messages client that leaves is charged the prompt it sent, its system prompt counted', async () => {
+    const body = {
+      model: 'gpt-4o',
+      max_tokens: 16,
+      system: 'You count. '.repeat(100),
+      messages: [{ role: 'user', content: 'Count to five.' }],
+    };
+    const row = await leftUnderWay('/v1/messages', body);
+    const prompt = await promptTokens(anthropicToChatRequest(body));
+    expect(prompt).toBeGreaterThan(200);
+    expect(row).toMatchObject({ prompt_tokens: prompt, usage_estimated: true, error_code: 'client_closed' });
     expect(row.cost).toBeCloseTo(prompt * INPUT, 12);
   });
 });

@@ -12,6 +12,14 @@ import { msUntilExp } from './ttl-cache.js';
 import type { AuthContext, AuthRequest, JwtAuthDeps } from './types.js';
 import { decodeCompact, MAX_TOKEN_LENGTH } from './verify.js';
 
+declare const CHECKED: unique symbol;
+
+/**
+ * A credential `checkCredential` checked, for `authenticate` (`AuthRequest.checked`) on the same
+ * request: opaque.
+ */
+export type CheckedCredential = { readonly [CHECKED]: true };
+
 /** What `createJwtAuth` returns. */
 export interface JwtAuth {
   /**
@@ -20,13 +28,14 @@ export interface JwtAuth {
    */
   authenticate(request: AuthRequest): Promise<AuthContext>;
   /**
-   * Checks the request's credential alone, as a server does before it reads a request's body: a
-   * public route passes; otherwise the bearer token must verify (signature, issuer, audience, expiry)
-   * or resolve through OAuth2 or UserInfo, else it rejects as `authenticate` would. `custom_validate`,
-   * key mappings, teams, routes and models are left to `authenticate`, which then runs each once (the
-   * check is remembered: it does not verify the token again).
+   * Checks the request's credential alone, as a server does before it reads a request's body (where
+   * the model is): a public route passes; otherwise the bearer token must verify (signature, issuer,
+   * audience, expiry) and pass `custom_validate`, or resolve through OAuth2 or UserInfo, else it
+   * rejects as `authenticate` would. Key mappings, teams, routes and models are left to
+   * `authenticate`: pass it what this resolves to as `checked`, and neither the token nor
+   * `custom_validate` is checked again.
    */
-  checkCredential(request: Omit<AuthRequest, 'model'>): Promise<void>;
+  checkCredential(request: Omit<AuthRequest, 'model' | 'checked'>): Promise<CheckedCredential>;
   /** Drops cached key mappings, UserInfo and OAuth2 answers (after a mapping was changed, say). */
   clearCaches(): void;
 }
@@ -127,14 +136,47 @@ async function credential(rt: AuthRuntime, request: AuthRequest): Promise<Creden
   return { kind: 'jwt', token, payload, req };
 }
 
-async function checkCredential(rt: AuthRuntime, request: AuthRequest): Promise<void> {
+/** What a `CheckedCredential` stands for: the credential, and the request facts it was checked on. */
+interface Checked {
+  rt: AuthRuntime;
+  token: string | undefined;
+  path: string;
+  credential: Credential;
+}
+
+const checkedCredentials = new WeakMap<CheckedCredential, Checked>();
+
+async function checkCredential(rt: AuthRuntime, request: AuthRequest): Promise<CheckedCredential> {
   const checked = await credential(rt, request);
-  // the token info endpoint's answer is remembered too: `authenticate` asks it once
-  if (checked.kind === 'oauth2') await rt.oauth2!.validate(checked.token);
+  if (checked.kind === 'jwt') await runCustomValidate(rt, checked.payload);
+  // the token info endpoint's answer is remembered: `authenticate` asks it once
+  else if (checked.kind === 'oauth2') await rt.oauth2!.validate(checked.token);
+  const handle = Object.freeze({}) as CheckedCredential;
+  checkedCredentials.set(handle, {
+    rt,
+    token: bearerToken(request.headers),
+    path: request.path,
+    credential: checked,
+  });
+  return handle;
+}
+
+/**
+ * The credential `request.checked` stands for, with the model `request` names; undefined unless this
+ * auth checked it, on this request's token and path.
+ */
+function alreadyChecked(rt: AuthRuntime, request: AuthRequest): Credential | undefined {
+  const checked = request.checked === undefined ? undefined : checkedCredentials.get(request.checked);
+  if (checked?.rt !== rt || checked.path !== request.path) return undefined;
+  if (checked.token !== bearerToken(request.headers)) return undefined;
+  const { credential } = checked;
+  if (credential.kind === 'public' || request.model === undefined) return credential;
+  return { ...credential, req: { ...credential.req, model: request.model } };
 }
 
 async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<AuthContext> {
-  const checked = await credential(rt, request);
+  const reused = alreadyChecked(rt, request);
+  const checked = reused ?? (await credential(rt, request));
   switch (checked.kind) {
     case 'public':
       return {
@@ -150,7 +192,7 @@ async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<Auth
     case 'userinfo':
       return resolveIdentity(rt, checked.claims, 'userinfo', checked.req);
     case 'jwt':
-      return viaJwt(rt, checked.token, checked.payload, checked.req);
+      return viaJwt(rt, checked.token, checked.payload, checked.req, reused !== undefined);
   }
 }
 
@@ -159,8 +201,9 @@ async function viaJwt(
   token: string,
   payload: Claims,
   req: RequestFacts,
+  validated: boolean,
 ): Promise<AuthContext> {
-  await runCustomValidate(rt, payload);
+  if (!validated) await runCustomValidate(rt, payload);
 
   if (rt.keyMappings) {
     const mapping = await rt.keyMappings.find(payload);

@@ -2,7 +2,7 @@
  * `@svc/router/jwt`: JWT/OIDC authentication for custom servers and the proxy, framework-agnostic.
  * docs/jwt.md shows it per identity provider.
  */
-export { createJwtAuth, type JwtAuth } from './create-jwt-auth.js';
+export { type CheckedCredential, createJwtAuth, type JwtAuth } from './create-jwt-auth.js';
 export {
   JWT_AUTH_ERROR_CODES,
   JwtAuthError,

@@ -1,3 +1,4 @@
+import type { CheckedCredential } from './create-jwt-auth.js';
 /** A value a lookup may return at once (an in-memory map) or later (a database). */
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -81,6 +82,12 @@ export interface AuthRequest {
   model?: string | undefined;
   /** The HTTP method; a view-only user may only read (GET, HEAD). */
   method?: string | undefined;
+  /**
+   * What `checkCredential` resolved to for this request (before its body was read): its token is
+   * not verified, nor `custom_validate` run, again. Ignored unless checked by the same auth, on the
+   * same token and path.
+   */
+  checked?: CheckedCredential | undefined;
 }
 
 /** Who the request is, as `authenticate` resolved it. */

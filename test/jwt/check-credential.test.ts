@@ -1,6 +1,6 @@
-// checkCredential: what a server checks before it reads a request's body. The token must verify, as
-// authenticate requires; who it is, custom_validate, routes and models are left to authenticate, which
-// then runs each once.
+// checkCredential: what a server checks before it reads a request's body. The token must verify and
+// pass custom_validate, as authenticate requires; who it is, routes and models are left to
+// authenticate, which given the check verifies and validates the token no more.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryJwtDirectory } from '../../src/jwt/index.js';
 import { authFor, request } from '../support/jwt/auth.js';
@@ -39,28 +39,42 @@ function counted() {
 }
 
 describe('checkCredential', () => {
-  test('passes a token that verifies, without running custom_validate', async () => {
-    const { withValidate, validated } = counted();
-    await expect(
-      withValidate.checkCredential(request(await idp.sign({ sub: 'alice' }))),
-    ).resolves.toBeUndefined();
-    expect(validated).toEqual([]);
-  });
-
-  test('then authenticate runs custom_validate once', async () => {
+  test('runs custom_validate; authenticate given the check runs it no more', async () => {
     const { withValidate, validated } = counted();
     const token = await idp.sign({ sub: 'alice' });
-    await withValidate.checkCredential(request(token));
-    const ctx = await withValidate.authenticate(request(token, '/v1/chat/completions', { model: 'gpt-4o' }));
+    const checked = await withValidate.checkCredential(request(token));
+    expect(validated).toEqual(['alice']);
+    const ctx = await withValidate.authenticate({
+      ...request(token, '/v1/chat/completions', { model: 'gpt-4o' }),
+      checked,
+    });
     expect([ctx.user_id, validated]).toEqual(['alice', ['alice']]);
+  });
+
+  test('refuses a token custom_validate refuses', async () => {
+    const auth = authFor(idp, { custom_validate: () => false });
+    await expectRefused(
+      auth.checkCredential(request(await idp.sign({ sub: 'alice' }))),
+      401,
+      'custom_validate_failed',
+    );
+  });
+
+  test('a check is ignored for another token, or by another auth', async () => {
+    const { withValidate, validated } = counted();
+    const checked = await withValidate.checkCredential(request(await idp.sign({ sub: 'alice' })));
+    const other = await idp.sign({ sub: 'bob' });
+    await withValidate.authenticate({ ...request(other), checked });
+    await counted().withValidate.authenticate({ ...request(other), checked });
+    expect(validated).toEqual(['alice', 'bob']);
   });
 
   test('leaves the model to authenticate: a team without it passes the check, then is refused', async () => {
     const { auth } = counted();
     const token = await idp.sign({ sub: 'alice', groups: ['team-a'] });
-    await expect(auth.checkCredential(request(token))).resolves.toBeUndefined();
+    const checked = await auth.checkCredential(request(token));
     await expectRefused(
-      auth.authenticate(request(token, '/v1/chat/completions', { model: 'claude-sonnet' })),
+      auth.authenticate({ ...request(token, '/v1/chat/completions', { model: 'claude-sonnet' }), checked }),
       403,
       'model_not_allowed',
     );
@@ -81,6 +95,6 @@ describe('checkCredential', () => {
   test('refuses a request with no token, but for a public route', async () => {
     const { auth } = counted();
     await expectRefused(auth.checkCredential(request(undefined)), 401, 'missing_token');
-    await expect(auth.checkCredential(request(undefined, '/health'))).resolves.toBeUndefined();
+    await expect(auth.checkCredential(request(undefined, '/health'))).resolves.toBeDefined();
   });
 });

@@ -1,4 +1,5 @@
 import { MAX_MODEL_CHARS } from '@svc/router';
+import type { CheckedCredential } from '@svc/router/jwt';
 import { ProxyError } from '../http/proxy-error.js';
 import { type Caller, isAdmin } from './caller.js';
 import { presentedKey } from './credentials.js';
@@ -38,8 +39,8 @@ export interface Authenticate {
   /**
    * What can be decided before the request's body is read (the body names the model): a master or
    * virtual key's caller, remembered for the request so that its route does not look it up again; for
-   * a JWT, that it verifies (its identity, `custom_validate`, routes and models are decided once, by
-   * the route, with the model). Throws as the call itself does.
+   * a JWT, that it verifies and passes `custom_validate` (remembered too: its identity, routes and
+   * models are decided once, by the route, with the model). Throws as the call itself does.
    */
   beforeBody(request: AuthInput): Promise<void>;
 }
@@ -84,17 +85,22 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
     if (jwt && isForJwt(jwt, presented)) return undefined;
     return remembered(request, asKey(digest.toString('hex')));
   };
+  // a JWT checked before its body was read: verified and validated once
+  const checkedTokens = new WeakMap<AuthInput, CheckedCredential>();
   const authenticate = (async (request, model) => {
     const known = found.get(request);
     if (known) return known;
     const presented = presentedOrThrow(request);
-    return keyCaller(request, presented) ?? jwtCaller(jwt!, request, presented, model, asKey);
+    return (
+      keyCaller(request, presented) ??
+      jwtCaller(jwt!, request, presented, model, asKey, checkedTokens.get(request))
+    );
   }) as Authenticate;
   authenticate.beforeBody = async (request) => {
     const presented = presentedOrThrow(request);
     const caller = keyCaller(request, presented);
     if (caller) await caller;
-    else await jwt!.auth.checkCredential(jwtRequest(request, presented));
+    else checkedTokens.set(request, await jwt!.auth.checkCredential(jwtRequest(request, presented)));
   };
   return authenticate;
 }

@@ -1,4 +1,4 @@
-import type { AuthRequest, JwtAuth } from '@svc/router/jwt';
+import type { AuthRequest, CheckedCredential, JwtAuth } from '@svc/router/jwt';
 import { ProxyError } from '../http/proxy-error.js';
 import type { Caller } from './caller.js';
 import { hashKey, VIRTUAL_KEY_PREFIX } from './virtual-key.js';
@@ -40,7 +40,7 @@ export function isForJwt(gate: JwtGate, presented: string): boolean {
 }
 
 /** What the JWT module reads of a request whose bearer value (or `x-api-key`) is `token`. */
-export function jwtRequest(request: JwtRequestFacts, token: string): Omit<AuthRequest, 'model'> {
+export function jwtRequest(request: JwtRequestFacts, token: string): Omit<AuthRequest, 'model' | 'checked'> {
   const bearer = `Bearer ${token}`;
   return {
     // the token may have come in `x-api-key` (the Anthropic SDK); the JWT module reads the bearer.
@@ -67,8 +67,9 @@ export async function jwtCaller(
   token: string,
   model: string | undefined,
   asKey: (keyHash: string) => Promise<Caller>,
+  checked?: CheckedCredential,
 ): Promise<Caller> {
-  const auth = await gate.auth.authenticate({ ...jwtRequest(request, token), model });
+  const auth = await gate.auth.authenticate({ ...jwtRequest(request, token), model, checked });
   if (auth.kind !== 'virtual_key') return { kind: 'jwt', auth };
   const keyHash = mappedKeyHash(auth);
   if (keyHash === undefined) {

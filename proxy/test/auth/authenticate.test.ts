@@ -11,6 +11,7 @@ const VIRTUAL_KEY = 'sk-svc-0123456789abcdef';
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
 const key = keyIdentity({ keyHash: hashKey(VIRTUAL_KEY) });
 const teamContext = { kind: 'team', team_id: 'team-a' } as AuthContext;
+const CHECKED = Object.freeze({});
 
 /**
  * Authentication with JWT auth on; `tokens` counts what the JWT module authenticated, `checked` what
@@ -19,13 +20,16 @@ const teamContext = { kind: 'team', team_id: 'team-a' } as AuthContext;
 function setup(masterKey: string) {
   const tokens: string[] = [];
   const checked: string[] = [];
+  const given: unknown[] = [];
   const auth = {
-    authenticate: async (request: { headers: AuthInput['headers'] }) => {
+    authenticate: async (request: { headers: AuthInput['headers']; checked?: unknown }) => {
       tokens.push(String(request.headers.authorization));
+      given.push(request.checked);
       return teamContext;
     },
     checkCredential: async (request: { headers: AuthInput['headers'] }) => {
       checked.push(String(request.headers.authorization));
+      return CHECKED;
     },
   } as unknown as JwtAuth;
   const authenticate = createAuthenticate({
@@ -40,7 +44,7 @@ function setup(masterKey: string) {
     method: 'POST',
   });
   const as = (value: string) => authenticate(requestWith(value));
-  return { as, tokens, checked, authenticate, requestWith };
+  return { as, tokens, checked, given, authenticate, requestWith };
 }
 
 describe('authenticate, JWT auth on', () => {
@@ -75,13 +79,14 @@ describe('authenticate, JWT auth on', () => {
     expect(tokens).toEqual([]);
   });
 
-  it('only checks a JWT before the body; the route authenticates it once, with the model', async () => {
-    const { authenticate, requestWith, tokens, checked } = setup('sk-master-1234');
+  it('checks a JWT before the body, then the route authenticates it with the model and the check', async () => {
+    const { authenticate, requestWith, tokens, checked, given } = setup('sk-master-1234');
     const request = requestWith(TOKEN);
     await authenticate.beforeBody(request);
     expect([checked, tokens]).toEqual([[`Bearer ${TOKEN}`], []]);
     expect(await authenticate(request, 'gpt-4o')).toEqual({ kind: 'jwt', auth: teamContext });
     expect(tokens).toEqual([`Bearer ${TOKEN}`]);
+    expect(given).toEqual([CHECKED]);
   });
 
   it("remembers a key's caller found before the body for the request's route", async () => {

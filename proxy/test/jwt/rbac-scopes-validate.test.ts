@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RESOURCE, startIdp, type TestIdp } from '../../../test/support/jwt/idp.js';
 import { mockDeployment, startTestProxy, type TestProxy } from '../harness.js';
+import { answerBeforeBody } from '../http/answer-before-body.js';
 import { bearer, chat, send } from './jwt-helpers.js';
 
 let idp: TestIdp;
@@ -119,10 +120,17 @@ describe('JWT_AUDIENCE', () => {
 describe('custom_validate', () => {
   const calls = () => (globalThis as { svcCustomValidateCalls?: number }).svcCustomValidateCalls ?? 0;
 
-  test('runs once for a call with a body (checked before the body, decided after it)', async () => {
+  test('runs once for a call with a body (before the body; the route decides the rest)', async () => {
     const before = calls();
     expect((await chat(t, bearer(await token()))).status).toBe(200);
     expect(calls() - before).toBe(1);
+  });
+
+  test('refuses a token it fails before reading the body', async () => {
+    const refused = bearer(await token({ tenant: 'globex' }));
+    expect(await answerBeforeBody(t.url, '/v1/chat/completions', refused, 5_000_000)).toBe(
+      'HTTP/1.1 401 Unauthorized',
+    );
   });
 
   test('false gives 401 with exactly {"error": "Invalid JWT token"}', async () => {

@@ -2,6 +2,7 @@
 // ...) on an endpoint whose answers the catalog cannot price is refused before forwarding, as chat calls
 // are (400 `model_unpriced`), unless the endpoint says `allow_unpriced: true`; a client that leaves
 // mid-stream is charged for the whole answer, read on within `disconnect_read_*`.
+import { promptTokens } from '@svc/router';
 import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -331,6 +332,48 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
         error_code: 'client_closed',
       });
       expect(row?.cost).toBeGreaterThan(0);
+    } finally {
+      upstream.setBehavior('/ant/v1/messages', { usage: USAGE });
+    }
+  });
+
+  it('charges a client that left before the target answered its prompt, counted, system prompt too', async () => {
+    upstream.setBehavior('/ant/v1/messages', { usage: USAGE, delayMs: 5_000 });
+    try {
+      const { key, keyHash } = await newKey({ max_budget: 10 });
+      const system = 'You count. '.repeat(100);
+      const body = message(PRICED, { system });
+      const controller = new AbortController();
+      const pending = fetch(`${t.url}/anthropic/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      }).catch(() => undefined);
+      await eventually(() => expect(upstream.inFlight).toBe(1));
+      controller.abort();
+      await pending;
+      let row: Record<string, unknown> | undefined;
+      await eventually(async () => {
+        const rows = (await (
+          await fetch(`${t.url}/spend/logs?key=${keyHash}`, { headers: t.admin })
+        ).json()) as Array<Record<string, unknown>>;
+        row = rows[0];
+        expect(row).toBeDefined();
+      }, 10_000);
+      const prompt = await promptTokens({
+        messages: [{ role: 'system', content: system }, ...body.messages],
+      });
+      expect(prompt).toBeGreaterThan(200);
+      expect(row).toMatchObject({
+        prompt_tokens: prompt,
+        completion_tokens: 0,
+        usage_estimated: true,
+        error_code: 'client_closed',
+        http_status: 499,
+      });
+      expect(row?.cost).toBeGreaterThan(0);
+      await eventually(() => expect(upstream.inFlight).toBe(0));
     } finally {
       upstream.setBehavior('/ant/v1/messages', { usage: USAGE });
     }

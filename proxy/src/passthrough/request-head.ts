@@ -15,6 +15,8 @@ export interface RequestHead {
   background: boolean;
   /** The bytes read so far, to be sent first (a JSON body's: all of it). */
   chunks: Buffer[];
+  /** The body is a JSON object, read whole: `chunks` holds it, as one buffer. */
+  json: boolean;
 }
 
 /**
@@ -198,6 +200,7 @@ export async function readRequestHead(
     includeUsage: false,
     background: false,
     chunks: [],
+    json: false,
   };
   const mediaType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (!body || pathModel !== undefined || mediaType.startsWith('multipart/')) return head;
@@ -234,6 +237,7 @@ export async function readRequestHead(
   // one buffer, forwarded as it is: the pieces are not kept beside it
   const whole = head.chunks.length === 1 ? head.chunks[0]! : Buffer.concat(head.chunks, size);
   head.chunks = [whole];
+  head.json = true;
   const bom = startsWith(whole, UTF8_BOM) ? 3 : 0;
   const members = topLevelMembers(whole.subarray(bom), MEMBERS);
   // a target may read what the scan cannot (trailing data, a second object): it is not forwarded

@@ -5,6 +5,7 @@ import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
 import { CallAbort } from '../http/call-abort.js';
 import { ProxyError } from '../http/proxy-error.js';
 import type { ProxyContext } from '../proxy-context.js';
+import { chargeLeftCall } from './left-charge.js';
 import { forwardedBody, MIN_PASS_THROUGH_BODY_BYTES, readRequestHead } from './request-head.js';
 import { sendTargetAnswer } from './send-answer.js';
 import type { PassThroughEndpoint } from './settings.js';
@@ -98,7 +99,10 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
         signal: abort.upstream,
       });
     } catch (error) {
-      ledger.fail(error, abort.gone);
+      // gone before the target answered: it had the prompt
+      if (abort.gone)
+        void chargeLeftCall(ledger, endpoint, head, error).catch(() => ledger.fail(error, true));
+      else ledger.fail(error);
       throw new ProxyError(
         502,
         'pass_through_upstream_unreachable',

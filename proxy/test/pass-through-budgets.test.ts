@@ -63,6 +63,16 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
+  /** The key's first spend row, once written. */
+  const firstRowOf = async (keyHash: string): Promise<Record<string, unknown>> => {
+    let row: Record<string, unknown> | undefined;
+    await eventually(async () => {
+      const rows = (await get(`/spend/logs?key=${keyHash}`)).body as Array<Record<string, unknown>>;
+      row = rows[0];
+      expect(row).toBeDefined();
+    }, 10_000);
+    return row!;
+  };
   const refusedUnforwarded = async (res: Response, before: number) => {
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(res.status).toBe(400);
@@ -317,14 +327,7 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
       expect(left.received).not.toContain('message_delta');
       await new Promise((resolve) => setTimeout(resolve, 50));
       release();
-      let row: Record<string, unknown> | undefined;
-      await eventually(async () => {
-        const rows = (await (
-          await fetch(`${t.url}/spend/logs?key=${keyHash}`, { headers: t.admin })
-        ).json()) as Array<Record<string, unknown>>;
-        row = rows[0];
-        expect(row).toBeDefined();
-      }, 10_000);
+      const row = await firstRowOf(keyHash);
       expect(row).toMatchObject({
         stream: true,
         prompt_tokens: USAGE.prompt_tokens,
@@ -353,14 +356,7 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
       await eventually(() => expect(upstream.inFlight).toBe(1));
       controller.abort();
       await pending;
-      let row: Record<string, unknown> | undefined;
-      await eventually(async () => {
-        const rows = (await (
-          await fetch(`${t.url}/spend/logs?key=${keyHash}`, { headers: t.admin })
-        ).json()) as Array<Record<string, unknown>>;
-        row = rows[0];
-        expect(row).toBeDefined();
-      }, 10_000);
+      const row = await firstRowOf(keyHash);
       const prompt = await promptTokens({
         messages: [{ role: 'system', content: system }, ...body.messages],
       });
@@ -392,14 +388,7 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
         message(PRICED, { stream: true }),
         'message_start',
       );
-      let row: Record<string, unknown> | undefined;
-      await eventually(async () => {
-        const rows = (await (
-          await fetch(`${t.url}/spend/logs?key=${keyHash}`, { headers: t.admin })
-        ).json()) as Array<Record<string, unknown>>;
-        row = rows[0];
-        expect(row).toBeDefined();
-      }, 10_000);
+      const row = await firstRowOf(keyHash);
       expect(performance.now() - started).toBeGreaterThan(400);
       expect(upstream.requests.length).toBe(before + 1);
       // message_start's input tokens were read; the stalled rest never came

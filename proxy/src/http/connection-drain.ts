@@ -2,21 +2,33 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /**
+ * How long a connection that has sent no request yet is kept once a shutdown starts: time for a request
+ * already on its way to arrive (it is then answered 503, `connection: close`).
+ */
+export const FRESH_CONNECTION_GRACE_MS = 1000;
+
+/**
  * The answers a server has under way, so that a shutdown can close every keep-alive connection as soon
  * as it carries no answer: once `start()` is called, an answer whose headers are still to be sent says
  * `connection: close` (Node then closes the connection after it), a connection whose answer already
  * went out as keep-alive (a stream) is closed when that answer ends, and idle connections are closed at
  * once. Without it, a keep-alive client holds its connection, and so the shutdown, until it times out.
+ * A connection that has sent no request yet (a client's pool opens one ahead of its next request) is
+ * closed after `FRESH_CONNECTION_GRACE_MS`: Node counts it as busy, not idle, and would wait for it
+ * until `drain_timeout`.
  */
 export class ConnectionDrain {
   readonly #server: Server;
   readonly #answering = new Set<ServerResponse>();
   /** Answers under way per connection: more than one only when a client pipelines its requests. */
   readonly #perSocket = new Map<Socket, number>();
+  /** Connections that have sent no request yet. */
+  readonly #fresh = new Set<Socket>();
   #draining = false;
 
   constructor(server: Server) {
     this.#server = server;
+    server.on('connection', this.#onConnection);
     server.on('request', this.#onRequest);
   }
 
@@ -26,11 +38,23 @@ export class ConnectionDrain {
     this.#draining = true;
     for (const res of this.#answering) lastOnConnection(res);
     this.#server.closeIdleConnections();
+    if (this.#fresh.size > 0) setTimeout(() => this.#closeFresh(), FRESH_CONNECTION_GRACE_MS).unref();
   }
+
+  #closeFresh(): void {
+    for (const socket of this.#fresh) socket.destroy();
+    this.#fresh.clear();
+  }
+
+  #onConnection = (socket: Socket): void => {
+    this.#fresh.add(socket);
+    socket.once('close', () => this.#fresh.delete(socket));
+  };
 
   #onRequest = (_req: IncomingMessage, res: ServerResponse): void => {
     const socket = res.socket;
     if (!socket) return;
+    this.#fresh.delete(socket);
     this.#answering.add(res);
     this.#perSocket.set(socket, (this.#perSocket.get(socket) ?? 0) + 1);
     if (this.#draining) lastOnConnection(res);

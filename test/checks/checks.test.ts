@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConcurrencyLimiter } from '../../src/checks/concurrency-limiter.js';
 import { parallelLimitOf } from '../../src/checks/parallel-limit.js';
 import { regionOf, requestedRegion } from '../../src/checks/region.js';
-import { promptTokens } from '../../src/checks/token-count.js';
+import { loadTokenCounter, promptTokens, textTokens } from '../../src/checks/token-count.js';
 import { buildDeployments } from '../../src/config/build-deployments.js';
 import { RateLimitError } from '../../src/index.js';
 
@@ -43,6 +43,33 @@ describe('prompt tokens', () => {
     const n = await promptTokens({ messages: [{ role: 'user', content: 'hello world' }] });
     expect(n).toBeGreaterThan(2);
     expect(n).toBeLessThan(10);
+  });
+
+  it('counts a long text in steps, letting the event loop run between them, to the same count', async () => {
+    // 1000 characters without a surrogate pair: the steps cut where the slices do
+    const unit = 'The quick brown fox jumps over the lazy dog, again and again. '.repeat(17).slice(0, 1000);
+    let ranBetween = false;
+    setImmediate(() => {
+      ranBetween = true;
+    });
+    const n = await promptTokens({ messages: [{ role: 'user', content: unit.repeat(200) }] });
+    const perUnit = await textTokens(unit);
+    expect([n, ranBetween]).toEqual([4 + 200 * perUnit, true]);
+  });
+
+  it('counts a short prompt without a turn of the event loop', async () => {
+    await loadTokenCounter();
+    let ranBetween = false;
+    setImmediate(() => {
+      ranBetween = true;
+    });
+    await promptTokens({
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: 'hi' },
+      ],
+    });
+    expect(ranBetween).toBe(false);
   });
 });
 

@@ -84,6 +84,20 @@ async function viaOAuth2(rt: AuthRuntime, token: string, req: RequestFacts): Pro
   throw new JwtAuthError('no_identity', 'The OAuth2 token identifies no admin, team or user');
 }
 
+/** What identity resolution and authorization read of `request`, its path normalised. */
+function requestFacts(
+  request: AuthRequest,
+  path: string,
+  llm: ReturnType<AuthRuntime['routes']['llm']>,
+): RequestFacts {
+  return {
+    path,
+    model: request.model ?? llm?.params.model_name,
+    method: request.method,
+    teamHeader: headerValue(request.headers, TEAM_HEADER)?.trim() || undefined,
+  };
+}
+
 /** A request's credential once checked, before `custom_validate` and the identity's rules. */
 type Credential =
   | { kind: 'public' }
@@ -109,12 +123,7 @@ async function credential(rt: AuthRuntime, request: AuthRequest): Promise<Creden
     throw new JwtAuthError('token_too_large', `The bearer token is larger than ${MAX_TOKEN_LENGTH} bytes`);
   }
   const llm = rt.routes.llm(path);
-  const req: RequestFacts = {
-    path,
-    model: request.model ?? llm?.params.model_name,
-    method: request.method,
-    teamHeader: headerValue(request.headers, TEAM_HEADER)?.trim() || undefined,
-  };
+  const req = requestFacts(request, path, llm);
   // a token verified a moment ago (a client sends the same one on every call) is not decoded again
   const known = rt.verify.known?.(token) as Claims | undefined;
   const parts = known ? undefined : decodeCompact(token);
@@ -162,16 +171,20 @@ async function checkCredential(rt: AuthRuntime, request: AuthRequest): Promise<C
 }
 
 /**
- * The credential `request.checked` stands for, with the model `request` names; undefined unless this
- * auth checked it, on this request's token and path.
+ * The credential `request.checked` stands for, with `request`'s own facts (its model, method, team
+ * header); undefined unless this auth checked it, on this request's token and path, and its token has
+ * not expired since. A check is used once.
  */
 function alreadyChecked(rt: AuthRuntime, request: AuthRequest): Credential | undefined {
   const checked = request.checked === undefined ? undefined : checkedCredentials.get(request.checked);
   if (checked?.rt !== rt || checked.path !== request.path) return undefined;
   if (checked.token !== bearerToken(request.headers)) return undefined;
+  checkedCredentials.delete(request.checked!);
   const { credential } = checked;
-  if (credential.kind === 'public' || request.model === undefined) return credential;
-  return { ...credential, req: { ...credential.req, model: request.model } };
+  if (credential.kind === 'public') return credential;
+  if (credential.kind === 'jwt' && msUntilExp(credential.payload) <= 0) return undefined;
+  const path = credential.req.path;
+  return { ...credential, req: requestFacts(request, path, rt.routes.llm(path)) };
 }
 
 async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<AuthContext> {

@@ -84,8 +84,9 @@ export interface AuthRequest {
   method?: string | undefined;
   /**
    * What `checkCredential` resolved to for this request (before its body was read): its token is
-   * not verified, nor `custom_validate` run, again. Ignored unless checked by the same auth, on the
-   * same token and path.
+   * not verified, nor `custom_validate` run, again; everything else (model, method, team header) is
+   * read from this request. Ignored unless checked by the same auth on the same token and path, and
+   * once its token has expired; a check is used once.
    */
   checked?: CheckedCredential | undefined;
 }

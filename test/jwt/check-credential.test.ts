@@ -1,7 +1,7 @@
 // checkCredential: what a server checks before it reads a request's body. The token must verify and
 // pass custom_validate, as authenticate requires; who it is, routes and models are left to
 // authenticate, which given the check verifies and validates the token no more.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { MemoryJwtDirectory } from '../../src/jwt/index.js';
 import { authFor, request } from '../support/jwt/auth.js';
 import { startIdp, type TestIdp } from '../support/jwt/idp.js';
@@ -67,6 +67,43 @@ describe('checkCredential', () => {
     await withValidate.authenticate({ ...request(other), checked });
     await counted().withValidate.authenticate({ ...request(other), checked });
     expect(validated).toEqual(['alice', 'bob']);
+  });
+
+  test("is read with the authenticated request's own method: a view-only user's GET check passes no DELETE", async () => {
+    const auth = authFor(
+      idp,
+      { user_id_jwt_field: 'sub' },
+      new MemoryJwtDirectory({ users: [{ user_id: 'viewer', user_role: 'internal_user_view_only' }] }),
+    );
+    const token = await idp.sign({ sub: 'viewer' });
+    const checked = await auth.checkCredential(request(token, '/key/info', { method: 'GET' }));
+    await expectRefused(
+      auth.authenticate({ ...request(token, '/key/info', { method: 'DELETE' }), checked }),
+      403,
+      'route_not_allowed',
+    );
+  });
+
+  test('is used once: a second authenticate with it checks the token again', async () => {
+    const { withValidate, validated } = counted();
+    const token = await idp.sign({ sub: 'alice' });
+    const checked = await withValidate.checkCredential(request(token));
+    await withValidate.authenticate({ ...request(token), checked });
+    await withValidate.authenticate({ ...request(token), checked });
+    expect(validated).toEqual(['alice', 'alice']);
+  });
+
+  test('does not outlive its token', async () => {
+    const { auth } = counted();
+    const token = await idp.sign({ sub: 'alice', exp: Math.floor(Date.now() / 1000) + 60 });
+    const checked = await auth.checkCredential(request(token));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 120_000);
+      await expectRefused(auth.authenticate({ ...request(token), checked }), 401, 'token_expired', token);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('leaves the model to authenticate: a team without it passes the check, then is refused', async () => {

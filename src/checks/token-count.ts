@@ -2,19 +2,22 @@
 import { gptTokenizer } from '../peers/gpt-tokenizer.js';
 import { estimateTokens } from './token-estimate.js';
 
-const partText = (part: unknown): string => {
+/** A content part's text; for an item that holds content (a Responses API message), that content's. */
+const partText = (part: unknown, depth: number): string => {
   try {
-    const text = part && typeof part === 'object' ? (part as { text?: unknown }).text : undefined;
-    return typeof text === 'string' ? text : '';
+    if (!part || typeof part !== 'object') return '';
+    const { text, content } = part as { text?: unknown; content?: unknown };
+    if (typeof text === 'string') return text;
+    return depth < 2 && content !== undefined ? textOf(content, depth + 1) : '';
   } catch {
     return ''; // a part that throws when read counts as nothing here; sending it fails, naming it
   }
 };
 
-function textOf(content: unknown): string {
+function textOf(content: unknown, depth = 0): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map(partText).join(' ');
-  return '';
+  if (Array.isArray(content)) return content.map((part) => partText(part, depth)).join(' ');
+  return partText(content, depth);
 }
 
 /**
@@ -111,10 +114,17 @@ export async function promptTokens(request: Readonly<Record<string, unknown>>): 
       ? input
       : [input];
   let total = Array.isArray(messages) ? 4 * messages.length : 0;
+  // characters counted since the event loop last ran: many medium texts block as one long one does
+  let run = 0;
   for (const content of texts) {
-    const counted = countText(countTokens, textOf(content));
-    // a short text is counted at once: no turn of the event loop per message
+    const text = textOf(content);
+    const counted = countText(countTokens, text);
     total += typeof counted === 'number' ? counted : await counted;
+    run += text.length;
+    if (run > STEP_CHARS) {
+      run = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   return total;
 }

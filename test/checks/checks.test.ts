@@ -57,6 +57,28 @@ describe('prompt tokens', () => {
     expect([n, ranBetween]).toEqual([4 + 200 * perUnit, true]);
   });
 
+  it('lets the event loop run between many medium texts as it does within a long one', async () => {
+    const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(800); // 45,600 characters
+    let ranBetween = false;
+    setImmediate(() => {
+      ranBetween = true;
+    });
+    await promptTokens({ messages: [0, 1, 2].map(() => ({ role: 'user', content: text })) });
+    expect(ranBetween).toBe(true);
+  });
+
+  it('counts the text of Responses API input items and of tool results, not only of parts', async () => {
+    const words = 'one two three four five six seven eight nine ten';
+    const asPart = await promptTokens({ input: [{ type: 'input_text', text: words }] });
+    const asItem = await promptTokens({
+      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: words }] }],
+    });
+    const asToolResult = await promptTokens({
+      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: words }] }],
+    });
+    expect([asItem, asToolResult - 4]).toEqual([asPart, asPart]);
+  });
+
   it('counts a short prompt without a turn of the event loop', async () => {
     await loadTokenCounter();
     let ranBetween = false;

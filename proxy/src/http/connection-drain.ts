@@ -38,17 +38,14 @@ export class ConnectionDrain {
     this.#draining = true;
     for (const res of this.#answering) lastOnConnection(res);
     this.#server.closeIdleConnections();
-    if (this.#fresh.size > 0) setTimeout(() => this.#closeFresh(), FRESH_CONNECTION_GRACE_MS).unref();
-  }
-
-  #closeFresh(): void {
-    for (const socket of this.#fresh) socket.destroy();
-    this.#fresh.clear();
+    for (const socket of this.#fresh) closeUnlessAsked(socket, this.#fresh);
   }
 
   #onConnection = (socket: Socket): void => {
     this.#fresh.add(socket);
     socket.once('close', () => this.#fresh.delete(socket));
+    // accepted while the server stops listening (`close()` stops it a moment after `start()`)
+    if (this.#draining) closeUnlessAsked(socket, this.#fresh);
   };
 
   #onRequest = (_req: IncomingMessage, res: ServerResponse): void => {
@@ -72,6 +69,13 @@ export class ConnectionDrain {
     // after `close`, every byte of the answer is with the operating system: ending sends them first
     if (this.#draining && !socket.destroyed) socket.destroySoon();
   }
+}
+
+/** Closes `socket` after the grace unless it has sent a request by then (it is then out of `fresh`). */
+function closeUnlessAsked(socket: Socket, fresh: ReadonlySet<Socket>): void {
+  setTimeout(() => {
+    if (fresh.has(socket)) socket.destroy();
+  }, FRESH_CONNECTION_GRACE_MS).unref();
 }
 
 /** Makes an answer the last on its connection: `connection: close` when its headers are still to go. */

@@ -13,7 +13,8 @@ const MAX_COUNTED_BYTES = 8 * 1024 * 1024;
  * Closes the books of a pass-through call whose client left before the target answered: the target
  * had the prompt, which its provider bills, so a call the endpoint can price (a `provider`, a model)
  * is charged the prompt's counted tokens (`usage_estimated`), as a routed call is. The prompt: the
- * body's `messages` with Anthropic's `system`, else its `input` or `prompt` text. Nothing when nothing
+ * body's `messages` with Anthropic's `system`, else its `input` (with `instructions`) or `prompt`
+ * text. Nothing when nothing
  * can be counted (an upload, a Gemini path's body, which is not held).
  */
 export async function chargeLeftCall(
@@ -49,10 +50,14 @@ async function countedPrompt(head: Pick<RequestHead, 'chunks' | 'json'>): Promis
   } catch {
     return 0;
   }
-  const { messages, system } = request;
-  const countable =
-    Array.isArray(messages) && system !== undefined
-      ? { messages: [{ role: 'system', content: system }, ...messages] }
-      : request;
-  return promptTokens(countable).catch(() => 0);
+  return promptTokens(countable(request)).catch(() => 0);
+}
+
+/** The request as `promptTokens` counts it, with Anthropic's `system` and the Responses `instructions`. */
+function countable(request: Record<string, unknown>): Record<string, unknown> {
+  const { messages, system, input, instructions } = request;
+  if (Array.isArray(messages))
+    return system === undefined ? request : { messages: [{ role: 'system', content: system }, ...messages] };
+  if (instructions === undefined || input === undefined) return request;
+  return { input: [instructions, ...(Array.isArray(input) ? input : [input])] };
 }

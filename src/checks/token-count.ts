@@ -27,14 +27,18 @@ function textOf(content: unknown, depth = 0): string {
  */
 const SLICE = 1000;
 
+/** Where the slice of `text` from `start`, `size` characters long, ends: never within a surrogate pair. */
+function sliceEnd(text: string, start: number, size: number): number {
+  const end = Math.min(start + size, text.length);
+  const last = text.charCodeAt(end - 1);
+  return last >= 0xd800 && last <= 0xdbff && end < text.length ? end + 1 : end;
+}
+
 function countTokensLinear(countTokens: (text: string) => number, text: string): number {
   if (text.length <= SLICE) return countTokens(text);
   let total = 0;
   for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + SLICE, text.length);
-    // never split a surrogate pair
-    const last = text.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff && end < text.length) end += 1;
+    const end = sliceEnd(text, start, SLICE);
     total += countTokens(text.slice(start, end));
     start = end;
   }
@@ -58,10 +62,7 @@ function countText(countTokens: CountTokens, text: string): number | Promise<num
 async function countInSteps(countTokens: CountTokens, text: string): Promise<number> {
   let total = 0;
   for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + STEP_CHARS, text.length);
-    // never split a surrogate pair
-    const last = text.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff && end < text.length) end += 1;
+    const end = sliceEnd(text, start, STEP_CHARS);
     total += countTokens(text.slice(start, end));
     start = end;
     if (start < text.length) await new Promise((resolve) => setImmediate(resolve));

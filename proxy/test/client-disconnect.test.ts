@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, MASTER_KEY, mockDeployment, startTestProxy, type TestProxy } from './harness.js';
-import { sendThenLeave } from './leaving-client.js';
+import { postThenAbort, sendThenLeave } from './leaving-client.js';
 import { client } from './management/client.js';
 
 /**
@@ -101,17 +101,11 @@ afterAll(async () => {
 describe('a client that goes away before any answer', () => {
   /** Sends a request, then leaves once the upstream has it. */
   async function leaveWhileWaiting(path: string, body: unknown, headers: Record<string, string>) {
-    const controller = new AbortController();
-    const pending = fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: controller.signal,
-    }).catch((error: unknown) => error);
     const before = hanging.closed();
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the upstream holds the request
-    controller.abort();
-    await pending;
+    const received = hanging.received();
+    await postThenAbort(`${t.url}${path}`, headers, body, () =>
+      eventually(() => expect(hanging.received()).toBe(received + 1)),
+    );
     await eventually(() => expect(hanging.closed()).toBe(before + 1));
   }
 

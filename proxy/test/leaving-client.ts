@@ -80,3 +80,25 @@ export function sendThenLeave(
     socket.on('error', reject);
   });
 }
+
+/**
+ * POSTs `body` as JSON to `url`, then leaves (aborts the request) once `held` resolves: once the
+ * upstream holds the request, before any answer.
+ */
+export async function postThenAbort(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  held: () => Promise<unknown>,
+): Promise<void> {
+  const controller = new AbortController();
+  const pending = fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  }).catch(() => undefined);
+  await held();
+  controller.abort();
+  await pending;
+}

@@ -7,7 +7,7 @@ import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, eventually, startTestProxy, type TestProxy } from './harness.js';
-import { postThenLeave, sendThenLeave } from './leaving-client.js';
+import { postThenAbort, postThenLeave, sendThenLeave } from './leaving-client.js';
 import { client } from './management/client.js';
 
 const PRICED = 'claude-3-5-haiku-20241022';
@@ -346,16 +346,9 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
       const { key, keyHash } = await newKey({ max_budget: 10 });
       const system = 'You count. '.repeat(100);
       const body = message(PRICED, { system });
-      const controller = new AbortController();
-      const pending = fetch(`${t.url}/anthropic/v1/messages`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: controller.signal,
-      }).catch(() => undefined);
-      await eventually(() => expect(upstream.inFlight).toBe(1));
-      controller.abort();
-      await pending;
+      await postThenAbort(`${t.url}/anthropic/v1/messages`, { 'x-api-key': key }, body, () =>
+        eventually(() => expect(upstream.inFlight).toBe(1)),
+      );
       const row = await firstRowOf(keyHash);
       const prompt = await promptTokens({
         messages: [{ role: 'system', content: system }, ...body.messages],

@@ -2,7 +2,7 @@ import { promptTokens, textTokens } from '@svc/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicToChatRequest } from '../../src/anthropic/to-chat-request.js';
 import { ENGINES, eventually, startTestProxy, type TestProxy } from '../harness.js';
-import { postThenLeave } from '../leaving-client.js';
+import { postThenAbort, postThenLeave } from '../leaving-client.js';
 import { client } from '../management/client.js';
 
 // the harness deployment's prices
@@ -227,16 +227,9 @@ describe.each(ENGINES)('what an answer that reached its caller is charged (%s)',
   async function leftUnderWay(path: string, body: Record<string, unknown>): Promise<Row> {
     const { keyHash, headers } = await client(() => t).newKey();
     t.mock.setBehavior('/east', { content: CONTENT, delayMs: 5_000 });
-    const controller = new AbortController();
-    const pending = fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: controller.signal,
-    }).catch(() => undefined);
-    await eventually(() => expect(t.mock.inFlight).toBe(1));
-    controller.abort();
-    await pending;
+    await postThenAbort(`${t.url}${path}`, headers, body, () =>
+      eventually(() => expect(t.mock.inFlight).toBe(1)),
+    );
     let row: Row | undefined;
     await eventually(async () => {
       const rows = (await (

@@ -43,7 +43,8 @@ export interface CallControl {
    * Told of each upstream attempt that was under way when `signal` aborted (the abort reason is
    * thrown as is, and names no deployment): for a server that charges a call its client left, since
    * the provider had the prompt by then. Not told of an attempt that had already produced its result
-   * (a stream is the caller's once opened), nor of a hedge's losing attempt. Called synchronously as
+   * (a stream is the caller's once opened), nor of a hedge's losing attempt, nor of one begun after
+   * the abort (which sent nothing). Called synchronously as
    * the attempt ends; a throw is ignored.
    * @example
    * const under = [];

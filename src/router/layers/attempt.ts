@@ -82,12 +82,15 @@ export function attemptLayer(deps: AttemptDeps): Layer {
     endpoint: Endpoint,
     startMs: number,
     err: unknown,
+    abortedBefore: boolean,
   ): unknown => {
     const { history } = call;
     const { signal } = step;
     if (signal?.aborted || isRequestFault(err)) {
       report(call, step, 'aborted', endpoint, startMs, undefined, history.attempts, undefined, undefined);
-      if (call.signal?.aborted && call.onAbortedAttempt) tellAborted(call.onAbortedAttempt, endpoint);
+      // an attempt begun after the abort (a hedge timer's) sent nothing
+      if (call.signal?.aborted && !abortedBefore && call.onAbortedAttempt)
+        tellAborted(call.onAbortedAttempt, endpoint);
       return signal?.aborted ? (signal.reason ?? err) : err;
     }
     const error = asRouterError(err, endpoint);
@@ -118,6 +121,7 @@ export function attemptLayer(deps: AttemptDeps): Layer {
     <T>(call: Call<T>, step: Step): Promise<Routed<T>> => {
       const endpoint = step.endpoint!;
       const startMs = now();
+      const abortedBefore = call.signal?.aborted === true;
       call.history.attempts += 1;
       call.history.endpoint = endpoint;
       let running: Promise<Routed<T>>;
@@ -130,7 +134,7 @@ export function attemptLayer(deps: AttemptDeps): Layer {
       return running.then(
         (routed) => served(call, step, routed),
         (err: unknown) => {
-          throw failed(call, step, endpoint, startMs, err);
+          throw failed(call, step, endpoint, startMs, err, abortedBefore);
         },
       );
     };

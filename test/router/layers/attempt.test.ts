@@ -134,6 +134,30 @@ describe('attempt layer', () => {
     expect(call.history.excluded).toBeUndefined();
   });
 
+  it('tells onAbortedAttempt of an attempt the abort ended, not of one begun after it', async () => {
+    const told: string[] = [];
+    const onAbortedAttempt = (attempt: { model_id: string }) => told.push(attempt.model_id);
+    const underWay = new AbortController();
+    const first = setUp({
+      signal: underWay.signal,
+      onAbortedAttempt,
+      operation: () => {
+        underWay.abort(new Error('the user left'));
+        return Promise.reject(networkError('UND_ERR_ABORTED', 'aborted'));
+      },
+    });
+    await expect(first.attempt(first.call)).rejects.toThrow('the user left');
+    const before = new AbortController();
+    before.abort(new Error('the user left'));
+    const late = setUp({
+      signal: before.signal,
+      onAbortedAttempt,
+      operation: () => Promise.reject(networkError('UND_ERR_ABORTED', 'aborted')),
+    });
+    await expect(late.attempt(late.call)).rejects.toThrow('the user left');
+    expect(told).toEqual(['a']);
+  });
+
   it("reports a request's own fault as aborted and rethrows it: it says nothing about the deployment", async () => {
     const fault = requestFault('messages', new TypeError('Do not know how to serialize a BigInt'));
     const { attempt, call, reported } = setUp({ operation: () => Promise.reject(fault) });

@@ -1,4 +1,5 @@
 // The tokenizer of the pre-call checks and of counted usage (an answer whose upstream reported none).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { gptTokenizer } from '../peers/gpt-tokenizer.js';
 import { estimateTokens } from './token-estimate.js';
 
@@ -65,7 +66,7 @@ async function countInSteps(countTokens: CountTokens, text: string): Promise<num
     const end = sliceEnd(text, start, STEP_CHARS);
     total += countTokens(text.slice(start, end));
     start = end;
-    if (start < text.length) await new Promise((resolve) => setImmediate(resolve));
+    if (start < text.length) await nextTurn();
   }
   return total;
 }
@@ -109,22 +110,19 @@ export async function promptTokens(request: Readonly<Record<string, unknown>>): 
   const countTokens = await tokenCounter();
   const messages = request.messages;
   const input = request.input ?? request.prompt;
-  const texts: unknown[] = Array.isArray(messages)
-    ? messages.map((m) => (m as { content?: unknown }).content)
-    : Array.isArray(input)
-      ? input
-      : [input];
-  let total = Array.isArray(messages) ? 4 * messages.length : 0;
+  const inMessages = Array.isArray(messages);
+  const items: readonly unknown[] = inMessages ? messages : Array.isArray(input) ? input : [input];
+  let total = inMessages ? 4 * items.length : 0;
   // characters counted since the event loop last ran: many medium texts block as one long one does
   let run = 0;
-  for (const content of texts) {
-    const text = textOf(content);
+  for (const item of items) {
+    const text = textOf(inMessages ? (item as { content?: unknown }).content : item);
     const counted = countText(countTokens, text);
     total += typeof counted === 'number' ? counted : await counted;
     run += text.length;
     if (run > STEP_CHARS) {
       run = 0;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
   return total;

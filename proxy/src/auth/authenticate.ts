@@ -45,6 +45,13 @@ export interface Authenticate {
   beforeBody(request: AuthInput): Promise<void>;
 }
 
+/**
+ * Master key first (constant-time; a JWT-shaped value is not compared with a master key of another
+ * shape); then, with JWT auth on, JWT-shaped bearer values go to the JWT module; everything else is a
+ * virtual key, by hash (a token mapped to a key too). Expired keys are 401 (the credential is no
+ * longer valid); blocked keys, and keys of a blocked team, are 403 (valid, not allowed). A key's
+ * team's model list comes along (`teamModels`): it binds the key too.
+ */
 export function createAuthenticate(options: AuthOptions): Authenticate {
   const { keys, teams, now, jwt } = options;
   const masterKeyDigest = options.masterKey === undefined ? undefined : secretDigest(options.masterKey);

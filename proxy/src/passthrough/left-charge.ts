@@ -14,8 +14,7 @@ const MAX_COUNTED_BYTES = 8 * 1024 * 1024;
  * had the prompt, which its provider bills, so a call the endpoint can price (a `provider`, a model)
  * is charged the prompt's counted tokens (`usage_estimated`), as a routed call is. The prompt: the
  * body's `messages` with Anthropic's `system`, else its `input` (with `instructions`) or `prompt`
- * text. Nothing when nothing
- * can be counted (an upload, a Gemini path's body, which is not held).
+ * text. Nothing when nothing can be counted (an upload, a Gemini path's body, which is not held).
  */
 export async function chargeLeftCall(
   ledger: CallLedger,

@@ -34,9 +34,10 @@ const LET_THROUGH = 'set `allow_unpriced: true` on the endpoint to let such call
  * The refusal of a call charged to a budget whose answer the endpoint cannot price (no `provider` to
  * read its usage, a path whose answers do not say what they used, an OpenAI response run in the
  * background, a model the catalog has no price for, an OpenAI chat stream that does not ask for its
- * usage chunk), or undefined when it may go (`path.upstream`: the one the target is asked for; `path.asked`: the caller's): a budget
- * that cannot count a call cannot hold it, so such a call is refused before it is forwarded (as chat
- * calls on unpriced deployments are), unless the endpoint says `allow_unpriced: true`.
+ * usage chunk), or undefined when it may go (`path.upstream`: the one the target is asked for;
+ * `path.asked`: the caller's): a budget that cannot count a call cannot hold it, so such a call is
+ * refused before it is forwarded (as chat calls on unpriced deployments are), unless the endpoint
+ * says `allow_unpriced: true`.
  */
 export function unpricedRefusal(
   endpoint: PassThroughEndpoint,

@@ -9,7 +9,7 @@ import type { CallLedger } from '../spend/call-ledger.js';
 /**
  * Runs the router call of a request, timing it (the part of the request that is not the proxy's own
  * overhead) and closing the ledger when it throws: as failed, or as left by its client, who is
- * charged the prompt of `request` (the body as received) if the call had reached a provider.
+ * charged the prompt of `request` (the request routed) if the call had reached a provider.
  */
 export async function routedCall<T>(
   state: CallState,
@@ -33,8 +33,9 @@ export async function routedCall<T>(
 
 /**
  * The router's call control for an admitted call: no fallback may reach a model the caller could not
- * ask for (`allowModel`); the attempts its client's leaving cancels go to its books; a call charged to a budget may use only priced deployments (or those with
- * `allow_unpriced`), else it is refused with 400 `model_unpriced`.
+ * ask for (`allowModel`); the attempts its client's leaving cancels go to its books; a call charged
+ * to a budget may use only priced deployments (or those with `allow_unpriced`), else it is refused
+ * with 400 `model_unpriced`.
  */
 export function callControl(
   ledger: CallLedger,

@@ -165,6 +165,32 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     expect(upstream.requests.length).toBe(before + 1);
   });
 
+  it("forwards a budgeted key's reads, removals and OpenAI moderations, which cost nothing", async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const before = upstream.requests.length;
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${t.url}/openai${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const answers = [
+      await send('GET', '/v1/models'),
+      await send('DELETE', '/v1/responses/resp_123'),
+      await send('POST', '/v1/moderations', { model: 'omni-moderation-latest', input: 'hi' }),
+      await send('POST', '/v1/responses/input_tokens', { model: 'gpt-4o', input: 'hi' }),
+    ];
+    for (const answer of answers) await answer.arrayBuffer();
+    // each answer is the mock's own (it serves only some of these paths), none the gateway's refusal
+    expect(answers.map((a) => a.status)).not.toContain(400);
+    expect(upstream.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /oa/v1/models',
+      'DELETE /oa/v1/responses/resp_123',
+      'POST /oa/v1/moderations',
+      'POST /oa/v1/responses/input_tokens',
+    ]);
+  });
+
   it('refuses a key whose team has the budget', async () => {
     const team = await post('/team/new', { max_budget: 10 });
     const { key } = await newKey({ team_id: team.body.team_id });

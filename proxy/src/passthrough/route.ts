@@ -83,7 +83,12 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       },
       abort.upstream,
     );
-    const refusal = unpricedRefusal(endpoint, head, { upstream: upstreamPath, asked: path }, ledger.budgeted);
+    const refusal = unpricedRefusal(
+      endpoint,
+      head,
+      { upstream: upstreamPath, asked: path, method: request.method },
+      ledger.budgeted,
+    );
     if (refusal) {
       ledger.fail(refusal);
       throw refusal;
@@ -101,7 +106,9 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     } catch (error) {
       // gone before the target answered: it had the prompt
       if (abort.gone)
-        void chargeLeftCall(ledger, endpoint, head, error).catch(() => ledger.fail(error, true));
+        void chargeLeftCall(ledger, endpoint, head, { method: request.method, upstreamPath }, error).catch(
+          () => ledger.fail(error, true),
+        );
       else ledger.fail(error);
       throw new ProxyError(
         502,

@@ -7,7 +7,9 @@
 // (bench/lib/profiler.ts). Each profile's samples are grouped by what runs them, and each group's
 // share is scaled to the CPU per call measured unprofiled (the profiler's own cost is spread over all
 // groups). Prints one Markdown table per mode, a column per tree. Env: BENCH_SECONDS (default 8),
-// BENCH_PROFILE_DIR (where the .cpuprofile files go; default a temporary directory).
+// BENCH_PROFILE_DIR (where the .cpuprofile files go; default a temporary directory). With `--heap`, the
+// bytes each call allocates instead (V8's sampling heap profiler, objects since collected counted;
+// `.heapprofile` files), grouped the same way: unlike CPU time, a figure that barely moves between runs.
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -22,7 +24,11 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const DIR = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'svc-profile-'));
 mkdirSync(DIR, { recursive: true });
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const trees = process.argv.slice(2).map((t) => resolve(t));
+const HEAP = process.argv.includes('--heap');
+const trees = process.argv
+  .slice(2)
+  .filter((a) => a !== '--heap')
+  .map((t) => resolve(t));
 if (trees.length === 0) trees.push(here);
 
 interface ProfileNode {
@@ -71,6 +77,29 @@ const GROUPS: ReadonlyArray<[string, (url: string, fn: string) => boolean]> = [
   ['V8 and Node runtime (program, other builtins)', () => true],
 ];
 
+interface AllocationNode {
+  callFrame: { functionName: string; url: string };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/** Bytes allocated per group and the total, from a sampling heap profile. */
+function groupBytes(head: AllocationNode): { groups: Map<string, number>; total: number } {
+  const groups = new Map<string, number>(GROUPS.map(([name]) => [name, 0]));
+  let total = 0;
+  const visit = (node: AllocationNode) => {
+    if (node.selfSize > 0) {
+      const { functionName, url } = node.callFrame;
+      const group = GROUPS.find(([, test]) => test(url, functionName))![0];
+      groups.set(group, groups.get(group)! + node.selfSize);
+      total += node.selfSize;
+    }
+    for (const child of node.children) visit(child);
+  };
+  visit(head);
+  return { groups, total };
+}
+
 /** Self time per group (µs) and the total, idle left out. */
 function groupTimes(profile: Profile): { groups: Map<string, number>; total: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -87,6 +116,8 @@ function groupTimes(profile: Profile): { groups: Map<string, number>; total: num
   return { groups, total };
 }
 
+const TOTAL_ROW = HEAP ? 'total (bytes allocated per call)' : 'total (process CPU per call, measured)';
+
 async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatMode, Map<string, number>>> {
   const proxy = await startTreeProxy(tree, upstreamUrl, { cpu: 0, databaseUrl: PG_URL });
   const { url, key, meterUrl } = proxy;
@@ -94,6 +125,20 @@ async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatM
   const result = new Map<ChatMode, Map<string, number>>();
   for (const mode of ['plain', 'streaming'] as const) {
     await loadTarget(target, mode, 50, 2); // warm-up: JIT, connections, caches
+    if (HEAP) {
+      const file = join(DIR, `${basename(tree)}-${mode}.heapprofile`);
+      await startProfile(meterUrl, 'heap');
+      await loadTarget(target, mode, 50, SECONDS);
+      const requests = await stopProfile(meterUrl, file);
+      const { groups, total } = groupBytes(
+        (JSON.parse(readFileSync(file, 'utf8')) as { head: AllocationNode }).head,
+      );
+      const perCall = new Map([...groups].map(([name, bytes]) => [name, bytes / requests]));
+      perCall.set(TOTAL_ROW, total / requests);
+      result.set(mode, perCall);
+      process.stderr.write(`heap profile: ${tree} ${mode}: ${requests} calls, ${file}\n`);
+      continue;
+    }
     // the CPU per call unprofiled, then a profiled run for the shares (the profiler costs CPU itself)
     const run = await loadTarget(target, mode, 50, SECONDS);
     const file = join(DIR, `${basename(tree)}-${mode}.cpuprofile`);
@@ -103,7 +148,7 @@ async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatM
     const { groups, total } = groupTimes(JSON.parse(readFileSync(file, 'utf8')) as Profile);
     // each group's share of the profile, times the CPU per call measured unprofiled
     const perCall = new Map([...groups].map(([name, us]) => [name, (us / total) * run.cpuUs]));
-    perCall.set('total (process CPU per call, measured)', run.cpuUs);
+    perCall.set(TOTAL_ROW, run.cpuUs);
     result.set(mode, perCall);
     process.stderr.write(`profile: ${tree} ${mode}: ${Math.round(run.rps)} req/s, ${file}\n`);
   }
@@ -117,12 +162,13 @@ try {
   const results: Array<Map<ChatMode, Map<string, number>>> = [];
   for (const tree of trees) results.push(await profileTree(tree, upstreamUrl));
   for (const mode of ['plain', 'streaming'] as const) {
-    process.stdout.write(`\n${mode} call, µs of gateway CPU per call (main thread, 50 connections)\n\n`);
+    const what = HEAP ? 'bytes the gateway allocates per call' : 'µs of gateway CPU per call';
+    process.stdout.write(`\n${mode} call, ${what} (main thread, 50 connections)\n\n`);
     process.stdout.write(`| where | ${trees.map((t) => basename(t)).join(' | ')} |\n`);
     process.stdout.write(`|---|${trees.map(() => '---:').join('|')}|\n`);
-    const rows = [...GROUPS.map(([name]) => name), 'total (process CPU per call, measured)'];
+    const rows = [...GROUPS.map(([name]) => name), TOTAL_ROW];
     for (const row of rows) {
-      const cells = results.map((r) => (r.get(mode)!.get(row) ?? 0).toFixed(1));
+      const cells = results.map((r) => (r.get(mode)!.get(row) ?? 0).toFixed(HEAP ? 0 : 1));
       process.stdout.write(`| ${row} | ${cells.join(' | ')} |\n`);
     }
   }

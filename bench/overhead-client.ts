@@ -10,6 +10,7 @@
 // CPU time, barely moves between runs; garbage sets how often the young generation is collected).
 // The router is the built package (dist/), as users run it.
 
+import { writeFileSync } from 'node:fs';
 import type { HeapProfiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
@@ -159,6 +160,9 @@ if (process.env.BENCH_ALLOCATED === '1') {
     profile: { head: AllocationNode };
   };
   await close();
+  if (process.env.BENCH_ALLOCATED_PROFILE) {
+    writeFileSync(process.env.BENCH_ALLOCATED_PROFILE, JSON.stringify(profile));
+  }
   // the nodes' self sizes are the sampled allocations scaled up to estimates of all of them
   const total = (node: AllocationNode): number =>
     node.children.reduce((sum, child) => sum + total(child), node.selfSize);

@@ -6,10 +6,16 @@ import { request } from 'undici';
 /** The paths a bench server answers to start and stop a CPU profile of its main thread. */
 export const PROFILE_PATHS = { start: '/__profile/start', stop: '/__profile/stop' } as const;
 
+/** What a profile samples: CPU time, or the bytes allocated (objects since collected counted). */
+export type ProfileKind = 'cpu' | 'heap';
+
 /**
  * A CPU profile of a bench server's main thread over a window the driver chooses (its load run, not
  * its start-up): `POST /__profile/start`, then `POST /__profile/stop?file=<path>` writes the
- * `.cpuprofile` (Chrome DevTools' format) and answers the calls served meanwhile.
+ * `.cpuprofile` (Chrome DevTools' format) and answers the calls served meanwhile. With
+ * `/__profile/start?kind=heap`, V8's sampling heap profiler instead, counting what the collector has
+ * since freed (a `.heapprofile`): the bytes a call allocates, which unlike its CPU time barely move
+ * between runs.
  */
 export class Profiler {
   #session: Session | undefined;
@@ -18,7 +24,8 @@ export class Profiler {
   answer(req: IncomingMessage, res: ServerResponse, requestsServed: () => number): boolean {
     const url = new URL(req.url ?? '/', 'http://bench');
     if (url.pathname === PROFILE_PATHS.start) {
-      void this.#start(requestsServed()).then(() => res.writeHead(204).end());
+      const kind: ProfileKind = url.searchParams.get('kind') === 'heap' ? 'heap' : 'cpu';
+      void this.#start(requestsServed(), kind).then(() => res.writeHead(204).end());
       return true;
     }
     if (url.pathname === PROFILE_PATHS.stop) {
@@ -33,20 +40,35 @@ export class Profiler {
   }
 
   #startRequests = 0;
+  #kind: ProfileKind = 'cpu';
 
-  async #start(requests: number): Promise<void> {
+  async #start(requests: number, kind: ProfileKind): Promise<void> {
     this.#session = new Session();
     this.#session.connect();
-    await this.#session.post('Profiler.enable');
-    await this.#session.post('Profiler.setSamplingInterval', { interval: 100 });
-    await this.#session.post('Profiler.start');
+    this.#kind = kind;
+    if (kind === 'heap') {
+      // V8 takes these two flags, which @types/node does not list: without them only what is still
+      // live when the profile stops counts
+      await this.#session.post('HeapProfiler.startSampling', {
+        samplingInterval: 256,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      } as object);
+    } else {
+      await this.#session.post('Profiler.enable');
+      await this.#session.post('Profiler.setSamplingInterval', { interval: 100 });
+      await this.#session.post('Profiler.start');
+    }
     this.#startRequests = requests;
   }
 
   async #stop(file: string): Promise<void> {
     const session = this.#session;
     if (!session) return;
-    const { profile } = await session.post('Profiler.stop');
+    const { profile } =
+      this.#kind === 'heap'
+        ? await session.post('HeapProfiler.stopSampling')
+        : await session.post('Profiler.stop');
     session.disconnect();
     this.#session = undefined;
     writeFileSync(file, JSON.stringify(profile));
@@ -54,8 +76,8 @@ export class Profiler {
 }
 
 /** Starts the profile of the bench server whose side server is at `url`. */
-export async function startProfile(url: string): Promise<void> {
-  await (await request(`${url}${PROFILE_PATHS.start}`, { method: 'POST' })).body.dump();
+export async function startProfile(url: string, kind: ProfileKind = 'cpu'): Promise<void> {
+  await (await request(`${url}${PROFILE_PATHS.start}?kind=${kind}`, { method: 'POST' })).body.dump();
 }
 
 /** Stops it, writing `file`; resolves with the requests the server answered meanwhile. */

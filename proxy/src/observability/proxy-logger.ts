@@ -89,14 +89,37 @@ export function createProxyLogger(options: ProxyLoggerOptions): PinoLogger {
     // stalls holds at most LOG_BUFFER_BYTES: lines past it are dropped rather than growing the
     // proxy's memory.
     options.stream ??
-      pino.destination({
-        dest: 1,
-        sync: false,
-        minLength: LOG_BATCH_BYTES,
-        periodicFlush: LOG_FLUSH_MS,
-        maxLength: LOG_BUFFER_BYTES,
-      }),
+      lineBytes(
+        pino.destination({
+          dest: 1,
+          sync: false,
+          minLength: LOG_BATCH_BYTES,
+          periodicFlush: LOG_FLUSH_MS,
+          maxLength: LOG_BUFFER_BYTES,
+          contentMode: 'buffer',
+        }),
+      ),
   );
+}
+
+type Destination = ReturnType<typeof pino.destination>;
+
+/**
+ * The lines of a destination in buffer mode, as bytes. In its text mode the destination appends each
+ * line to the one string its batch waits in, and measures that string's bytes at every line, which
+ * makes V8 copy the whole batch into one piece each time: a line cost half a batch of copying (about
+ * 2 KB of garbage, a gateway call's largest single allocation, and 2 to 4 µs). In buffer mode it keeps
+ * each line's bytes in a list and joins them once per write. What it does at exit, on a full buffer
+ * or a closed stdout is the same in both modes.
+ */
+function lineBytes(destination: Destination): DestinationStream {
+  // typed for strings only, though buffer mode takes bytes (and only bytes)
+  const bytesOut = destination as unknown as { write(bytes: Buffer): boolean };
+  return {
+    // `write` looked up at each line: on a closed stdout (EPIPE) pino replaces it with a no-op
+    write: (line: string) => bytesOut.write(Buffer.from(line, 'utf8')),
+    flush: (done?: (error?: Error) => void) => destination.flush(done),
+  } as DestinationStream;
 }
 
 /**

@@ -326,6 +326,39 @@ describe.each(ENGINES)('POST /v1/responses through the openai SDK (%s)', (engine
     expect(read.status).toBe('completed');
   });
 
+  it('deletes a stored response, answering as OpenAI does; it can then be neither read nor continued', async () => {
+    t.mock.setBehavior('/east', { content: 'Soon gone.' });
+    const created = await client.responses.create({ model: 'gpt-4o', input: 'delete me' });
+    const res = await fetch(`${t.url}/v1/responses/${created.id}`, { method: 'DELETE', headers: t.admin });
+    expect([res.status, await res.json()]).toEqual([
+      200,
+      { id: created.id, object: 'response', deleted: true },
+    ]);
+    const read = await client.responses.retrieve(created.id).catch((e: unknown) => e);
+    expect(read).toBeInstanceOf(OpenAI.NotFoundError);
+    const continued = await client.responses
+      .create({ model: 'gpt-4o', input: 'and then?', previous_response_id: created.id })
+      .catch((e: unknown) => e);
+    expect(continued).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('deletes through the openai SDK, and answers 404 to a second delete', async () => {
+    const created = await client.responses.create({ model: 'gpt-4o', input: 'delete me too' });
+    await client.responses.delete(created.id);
+    const again = await client.responses.delete(created.id).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((again as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('response_not_found');
+  });
+
+  it("answers 404 to another key deleting a key's response, and keeps it", async () => {
+    const owner = clientFor((await newKey(t)).key);
+    const other = clientFor((await newKey(t)).key);
+    const created = await owner.responses.create({ model: 'gpt-4o', input: 'still mine' });
+    const deleted = await other.responses.delete(created.id).catch((e: unknown) => e);
+    expect(deleted).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((await owner.responses.retrieve(created.id)).id).toBe(created.id);
+  });
+
   it('keeps nothing with store: false', async () => {
     const created = await client.responses.create({ model: 'gpt-4o', input: 'forget this', store: false });
     const error = await client.responses.retrieve(created.id).catch((e: unknown) => e);

@@ -53,3 +53,12 @@ export async function getStoredResponse(
   );
   return rows[0];
 }
+
+/** Deletes the stored response with this id; true when there was one. */
+export async function deleteStoredResponse(db: Queryable, responseId: string): Promise<boolean> {
+  const { rows } = await db.query<{ response_id: string }>(
+    'DELETE FROM svc_responses WHERE response_id = $1 RETURNING response_id',
+    [responseId],
+  );
+  return rows.length > 0;
+}

@@ -12,7 +12,12 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { bodyModel } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
 import { mayReadResponse, responseOwner } from '../auth/response-access.js';
-import { getStoredResponse, insertResponse, type StoredResponse } from '../db/responses-repo.js';
+import {
+  deleteStoredResponse,
+  getStoredResponse,
+  insertResponse,
+  type StoredResponse,
+} from '../db/responses-repo.js';
 import { ProxyError } from '../http/proxy-error.js';
 import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
 import type { ProxyContext } from '../proxy-context.js';
@@ -21,11 +26,12 @@ import { responsesStreamFormat } from './responses-stream.js';
 import { isStream } from './routed-call.js';
 
 /**
- * `POST /v1/responses` and `GET /v1/responses/{id}`: OpenAI's Responses API over any deployment. The
+ * `POST /v1/responses`, `GET /v1/responses/{id}` and `DELETE /v1/responses/{id}`: OpenAI's Responses
+ * API over any deployment. The
  * request is translated to a chat request (`@svc/router/responses`), routed like any chat call (the
  * key's model access, limits and budget, failover, a spend row on route `/v1/responses`), and the
  * answer (or its stream) translated back. With `store` (the default) the response is kept in the
- * database: its owner may read it and continue from it with `previous_response_id`.
+ * database: its owner may read it, continue from it with `previous_response_id`, and delete it.
  */
 export function registerResponsesRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   const create = createHandler(ctx);
@@ -34,6 +40,9 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: ProxyContext)
   const retrieve = retrieveHandler(ctx);
   app.get('/v1/responses/:id', retrieve);
   app.get('/responses/:id', retrieve);
+  const remove = deleteHandler(ctx);
+  app.delete('/v1/responses/:id', remove);
+  app.delete('/responses/:id', remove);
 }
 
 function notFound(id: string): ProxyError {
@@ -121,5 +130,21 @@ function retrieveHandler(ctx: ProxyContext) {
       throw new ProxyError(400, 'invalid_request', '`stream`: a stored response is only returned whole.');
     }
     return (await ownedResponse(ctx, caller, id)).response;
+  };
+}
+
+/**
+ * Deletes a stored response its caller may read, answering as OpenAI does. A response that continued
+ * from it keeps its own copy of the conversation (each stored response holds its history whole), and
+ * is deleted on its own.
+ */
+function deleteHandler(ctx: ProxyContext) {
+  return async (request: FastifyRequest): Promise<unknown> => {
+    const caller = await ctx.authenticate(request);
+    const { id } = request.params as { id: string };
+    await ownedResponse(ctx, caller, id);
+    // gone meanwhile (another delete): as if it had never been there
+    if (!(await deleteStoredResponse(ctx.db, id))) throw notFound(id);
+    return { id, object: 'response', deleted: true };
   };
 }

@@ -2,6 +2,8 @@
 // ...) on an endpoint whose answers the catalog cannot price is refused before forwarding, as chat calls
 // are (400 `model_unpriced`), unless the endpoint says `allow_unpriced: true`; a client that leaves
 // mid-stream is charged for the whole answer, read on within `disconnect_read_*`.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promptTokens } from '@svc/router';
 import { type MockProvider, startMockProvider } from '@svc/router/testing';
 import { Client } from 'undici';
@@ -22,8 +24,25 @@ const message = (model: string, extra = {}) => ({
 describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
   let t: TestProxy;
   let upstream: MockProvider;
+  // answers every request with a stored Response, usage included, as OpenAI's `GET /v1/responses/{id}`
+  let stored: Server;
+  const storedMethods: string[] = [];
   beforeAll(async () => {
     upstream = await startMockProvider();
+    stored = createServer((req, res) => {
+      storedMethods.push(`${req.method} ${req.url} ${req.headers['x-http-method-override'] ?? '-'}`);
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'resp_1',
+          object: 'response',
+          model: 'gpt-4o',
+          usage: { input_tokens: 100_000, output_tokens: 50_000, total_tokens: 150_000 },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => stored.listen(0, '127.0.0.1', resolve));
     const endpoint = (path: string, extra = {}) => ({
       path,
       target: `${upstream.url}/ant`,
@@ -46,6 +65,12 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
           endpoint('/unread'),
           endpoint('/free', { provider: 'anthropic', allow_unpriced: true }),
           endpoint('/claude', { target: `${upstream.url}/ant/v1/messages`, provider: 'anthropic' }),
+          {
+            path: '/stored',
+            target: `http://127.0.0.1:${(stored.address() as AddressInfo).port}`,
+            headers: { authorization: 'Bearer up' },
+            provider: 'openai',
+          },
         ],
       },
     });
@@ -54,6 +79,7 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
   afterAll(async () => {
     await t?.close();
     await upstream?.close();
+    stored?.close();
   });
 
   const { get, post, newKey } = client(() => t);
@@ -191,6 +217,27 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     ]);
   });
 
+  it('charges nothing for reading back a stored response, though its answer carries the usage it was charged', async () => {
+    const { key, keyHash } = await newKey({ max_budget: 10 });
+    const res = await fetch(`${t.url}/stored/v1/responses/resp_1`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { usage: unknown }).usage).toBeDefined();
+    const row = await firstRowOf(keyHash);
+    expect(row).toMatchObject({ cost: 0, prompt_tokens: 0 });
+  });
+
+  it('does not send on a method override, so that a free DELETE cannot run as a POST', async () => {
+    const { key } = await newKey({ max_budget: 10 });
+    const res = await fetch(`${t.url}/stored/v1/responses/resp_1`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${key}`, 'x-http-method-override': 'POST' },
+    });
+    await res.arrayBuffer();
+    expect(storedMethods.at(-1)).toBe('DELETE /v1/responses/resp_1 -');
+  });
+
   it('refuses a key whose team has the budget', async () => {
     const team = await post('/team/new', { max_budget: 10 });
     const { key } = await newKey({ team_id: team.body.team_id });
@@ -270,13 +317,15 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     expect(upstream.requests.length).toBe(before);
   });
 
-  it('refuses a path with `..` or `.` segments or an encoded `/`, which a front could resolve', async () => {
+  it('refuses a path with `..` or `.` segments, an encoded `/` or a `#`, which a front could resolve or drop', async () => {
     const { key } = await newKey({ models: ['gpt-4o-mini', '/openai'] });
     const before = upstream.requests.length;
     for (const path of [
       '/v1/models/gpt-4o-mini/%2e%2e/chat/completions',
       '/v1/x/../chat/completions',
       '/v1/a%2Fb',
+      // priced as the free path after the `#`; a front that drops the fragment would make an image
+      '/v1/images/generations#/moderations',
     ]) {
       // the path as written: a URL (fetch's, or undici's request's) resolves `%2e%2e` itself
       const client = new Client(t.url);

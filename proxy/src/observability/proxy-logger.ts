@@ -116,9 +116,11 @@ function lineBytes(destination: Destination): DestinationStream {
   // typed for strings only, though buffer mode takes bytes (and only bytes)
   const bytesOut = destination as unknown as { write(bytes: Buffer): boolean };
   return {
-    // `write` looked up at each line: on a closed stdout (EPIPE) pino replaces it with a no-op
+    // looked up at each call: on a closed stdout (EPIPE) pino replaces them with no-ops
     write: (line: string) => bytesOut.write(Buffer.from(line, 'utf8')),
     flush: (done?: (error?: Error) => void) => destination.flush(done),
+    // pino writes a `fatal` line at once through it
+    flushSync: () => destination.flushSync(),
   } as DestinationStream;
 }
 

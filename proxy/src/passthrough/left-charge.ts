@@ -2,7 +2,7 @@ import { catalogCost, type HiddenParams, promptTokens, type Usage } from '@svc/r
 import { type CallLedger, CLIENT_CLOSED } from '../spend/call-ledger.js';
 import type { RequestHead } from './request-head.js';
 import type { PassThroughEndpoint } from './settings.js';
-import { pathPricing } from './unpriced.js';
+import type { PathPricing } from './unpriced.js';
 
 /**
  * The largest JSON body parsed to count the prompt of a call whose client left: larger ones hold
@@ -16,19 +16,18 @@ const MAX_COUNTED_BYTES = 8 * 1024 * 1024;
  * is charged the prompt's counted tokens (`usage_estimated`), as a routed call is. The prompt: the
  * body's `messages` with Anthropic's `system`, else its `input` (with `instructions`) or `prompt`
  * text. Nothing when nothing can be counted (an upload, a Gemini path's body, which is not held), nor
- * for a call that costs nothing (a token count, a moderation, a read: `pathPricing`).
+ * for a call that costs nothing (a token count, a moderation, a read: `pricing`, `pathPricing`'s).
  */
 export async function chargeLeftCall(
   ledger: CallLedger,
   endpoint: PassThroughEndpoint,
   head: Pick<RequestHead, 'model' | 'chunks' | 'json'>,
-  call: { method: string; upstreamPath: string },
+  pricing: PathPricing | undefined,
   error: unknown,
 ): Promise<void> {
   const { provider } = endpoint;
   const { model } = head;
-  const counted =
-    provider && model !== undefined && pathPricing(provider, call.method, call.upstreamPath) !== 'free';
+  const counted = provider && model !== undefined && pricing !== 'free';
   const prompt = counted ? await countedPrompt(head) : 0;
   if (!provider || model === undefined || prompt === 0) {
     ledger.fail(error, true);

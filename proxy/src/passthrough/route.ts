@@ -9,11 +9,15 @@ import { chargeLeftCall } from './left-charge.js';
 import { forwardedBody, MIN_PASS_THROUGH_BODY_BYTES, readRequestHead } from './request-head.js';
 import { sendTargetAnswer } from './send-answer.js';
 import type { PassThroughEndpoint } from './settings.js';
-import { unpricedRefusal } from './unpriced.js';
+import { pathPricing, unpricedRefusal } from './unpriced.js';
 import { upstreamHeaders, withoutKeyParam } from './upstream-headers.js';
 
-/** A `.` or `..` segment, or an encoded `.` or `/` (an empty segment is left: a sloppy base URL makes one). */
-const UNSAFE_PATH = /(^|\/)\.\.?(\/|$)|%2[ef]/i;
+/**
+ * A `.` or `..` segment, an encoded `.` or `/`, or a `#` (an empty segment is left: a sloppy base URL
+ * makes one). A call is priced by its path: a front that resolves the segments or drops a fragment
+ * would serve another path than the one priced (`/v1/images/generations#/moderations`).
+ */
+const UNSAFE_PATH = /(^|\/)\.\.?(\/|$)|%2[ef]|#/i;
 
 /** Ten minutes: an agent's long answer may take that long to start, or pause that long. */
 const UPSTREAM_TIMEOUT_MS = 600_000;
@@ -57,13 +61,14 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       throw new ProxyError(
         400,
         'invalid_request',
-        'The path has `.` or `..` segments or an encoded `/` or `.`: send it resolved.',
+        'The path has `.` or `..` segments, an encoded `/` or `.`, or a `#`: send it resolved, without a fragment.',
       );
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const incoming = hasBody ? (request.raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>) : undefined;
     // what the target is asked for: an endpoint may map its own path to a full one (`/claude` to
     // `https://api.anthropic.com/v1/messages`)
     const upstreamPath = `${base}${rest}`;
+    const pricing = endpoint.provider && pathPricing(endpoint.provider, request.method, upstreamPath);
     const head = await readRequestHead(incoming, rest, request.headers, {
       limitBytes: Math.max(ctx.bodyLimit, MIN_PASS_THROUGH_BODY_BYTES),
       provider: endpoint.provider,
@@ -86,7 +91,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     const refusal = unpricedRefusal(
       endpoint,
       head,
-      { upstream: upstreamPath, asked: path, method: request.method },
+      { upstream: upstreamPath, asked: path, pricing },
       ledger.budgeted,
     );
     if (refusal) {
@@ -106,9 +111,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     } catch (error) {
       // gone before the target answered: it had the prompt
       if (abort.gone)
-        void chargeLeftCall(ledger, endpoint, head, { method: request.method, upstreamPath }, error).catch(
-          () => ledger.fail(error, true),
-        );
+        void chargeLeftCall(ledger, endpoint, head, pricing, error).catch(() => ledger.fail(error, true));
       else ledger.fail(error);
       throw new ProxyError(
         502,
@@ -122,6 +125,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       ledger,
       abort,
       model: head.model,
+      free: pricing === 'free',
       disconnectRead: ctx.disconnectRead ?? DEFAULT_DISCONNECT_READ,
     });
   };

@@ -25,6 +25,11 @@ export interface PassThroughCall {
   abort: CallAbort;
   /** The model the request named, if any. */
   model: string | undefined;
+  /**
+   * Whether the call costs nothing (a read, a removal, a token count: `pathPricing`): its answer's
+   * usage is not read, since a stored response read back carries the usage it was charged for once.
+   */
+  free: boolean;
   /** How far the answer is read after the client left. */
   disconnectRead: DisconnectRead;
 }
@@ -43,7 +48,7 @@ export function sendTargetAnswer(
   const { endpoint, ledger, abort } = call;
   const provider = endpoint.provider;
   const tap =
-    provider && answer.statusCode < 400
+    provider && !call.free && answer.statusCode < 400
       ? answerTap(
           usageReader(provider),
           String(answer.headers['content-type'] ?? '').includes('text/event-stream'),

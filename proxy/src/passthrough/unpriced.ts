@@ -62,7 +62,7 @@ const LET_THROUGH = 'set `allow_unpriced: true` on the endpoint to let such call
  * read its usage, a path whose answers do not say what they used, an OpenAI response run in the
  * background, a model the catalog has no price for, an OpenAI chat stream that does not ask for its
  * usage chunk), or undefined when it may go (`path.upstream`: the one the target is asked for;
- * `path.asked`: the caller's; `path.method`: the request's): a budget that cannot count a call cannot
+ * `path.asked`: the caller's; `path.pricing`: `pathPricing`'s, with a `provider`): a budget that cannot count a call cannot
  * hold it, so such a call is refused before it is forwarded (as chat calls on unpriced deployments
  * are), unless the endpoint says `allow_unpriced: true`. A call that costs nothing (`pathPricing`)
  * always goes.
@@ -70,7 +70,7 @@ const LET_THROUGH = 'set `allow_unpriced: true` on the endpoint to let such call
 export function unpricedRefusal(
   endpoint: PassThroughEndpoint,
   head: Pick<RequestHead, 'model' | 'stream' | 'includeUsage' | 'background'>,
-  path: { upstream: string; asked: string; method: string },
+  path: { upstream: string; asked: string; pricing: PathPricing | undefined },
   budgeted: boolean,
 ): ProxyError | undefined {
   if (!budgeted || endpoint.allow_unpriced) return undefined;
@@ -83,9 +83,8 @@ export function unpricedRefusal(
       `The pass-through endpoint \`${endpoint.path}\` charges an OpenAI stream from its usage chunk, which OpenAI sends only when asked, and this call is charged to a budget: send \`"stream_options": {"include_usage": true}\`, or set \`allow_unpriced: true\` on the endpoint to let such streams through at no cost.`,
     );
   if (provider) {
-    const pricing = pathPricing(provider, path.method, path.upstream);
-    if (pricing === 'free') return undefined;
-    if (pricing === 'unpriced')
+    if (path.pricing === 'free') return undefined;
+    if (path.pricing === 'unpriced')
       return new ProxyError(
         400,
         'path_unpriced',

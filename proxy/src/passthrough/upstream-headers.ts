@@ -1,7 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-// hop-by-hop headers (RFC 9110 7.6.1) and those the proxy sets itself
+// hop-by-hop headers (RFC 9110 7.6.1), those the proxy sets itself, and method overrides (a call is
+// priced by its method: a DELETE, free, must not run as the POST an override names)
 const HOP = new Set([
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
   'connection',
   'keep-alive',
   'proxy-connection',

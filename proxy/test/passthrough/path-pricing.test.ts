@@ -28,6 +28,12 @@ describe('pathPricing', () => {
     expect(pathPricing('anthropic', 'HEAD', '/v1/models')).toBe('free');
   });
 
+  it('takes a path as free only by its end, a trailing slash allowed', () => {
+    expect(pathPricing('openai', 'POST', '/v1/moderations/')).toBe('free');
+    expect(pathPricing('openai', 'POST', '/v1/moderations/x')).toBe('unpriced');
+    expect(pathPricing('anthropic', 'POST', '/v1/messages/count_tokens/x')).toBe('unpriced');
+  });
+
   it('leaves other writes unpriced: batches, fine-tuning jobs, audio, images', () => {
     expect(pathPricing('openai', 'POST', '/v1/fine_tuning/jobs')).toBe('unpriced');
     expect(pathPricing('openai', 'POST', '/v1/images/generations')).toBe('unpriced');
@@ -66,7 +72,7 @@ describe('chargeLeftCall', () => {
       ledger,
       endpoint,
       head,
-      { method: 'POST', upstreamPath: '/v1/messages' },
+      pathPricing('anthropic', 'POST', '/v1/messages'),
       new Error('gone'),
     );
     expect(calls.map((c) => c.kind)).toEqual(['answered']);
@@ -86,7 +92,7 @@ describe('chargeLeftCall', () => {
       ledger,
       endpoint,
       head,
-      { method: 'POST', upstreamPath: '/v1/messages/count_tokens' },
+      pathPricing('anthropic', 'POST', '/v1/messages/count_tokens'),
       new Error('gone'),
     );
     expect(calls).toEqual([{ kind: 'fail', args: [new Error('gone'), true] }]);

@@ -359,6 +359,44 @@ describe.each(ENGINES)('POST /v1/responses through the openai SDK (%s)', (engine
     expect((await owner.responses.retrieve(created.id)).id).toBe(created.id);
   });
 
+  it("lists a stored response's input items through the openai SDK: the conversation up to it, newest first", async () => {
+    t.mock.setBehavior('/east', { content: 'Paris.' });
+    const first = await client.responses.create({ model: 'gpt-4o', input: 'Capital of France?' });
+    t.mock.setBehavior('/east', { content: 'About 2 million.' });
+    const second = await client.responses.create({
+      model: 'gpt-4o',
+      input: 'Its population?',
+      previous_response_id: first.id,
+    });
+    const page = await client.responses.inputItems.list(second.id);
+    const texts = page.data.map((item) => {
+      const content = (item as { content: Array<{ text: string }> }).content;
+      return content.map((part) => part.text).join('');
+    });
+    expect(texts).toEqual(['Its population?', 'Paris.', 'Capital of France?']);
+    expect(page.data.every((item) => typeof item.id === 'string' && item.id !== '')).toBe(true);
+    expect(page.has_more).toBe(false);
+    const oldest = await client.responses.inputItems.list(second.id, { order: 'asc', limit: 1 });
+    expect(oldest.data.map((item) => item.id)).toEqual([page.data.at(-1)!.id]);
+    expect(oldest.has_more).toBe(true);
+  });
+
+  it("answers 404 to another key listing a key's input items, and 400 naming a bad limit", async () => {
+    const owner = clientFor((await newKey(t)).key);
+    const other = clientFor((await newKey(t)).key);
+    const created = await owner.responses.create({ model: 'gpt-4o', input: 'mine' });
+    const listed = await other.responses.inputItems.list(created.id).catch((e: unknown) => e);
+    expect(listed).toBeInstanceOf(OpenAI.NotFoundError);
+    const bad = await fetch(`${t.url}/v1/responses/${created.id}/input_items?limit=500`, {
+      headers: t.admin,
+    });
+    const body = (await bad.json()) as { error: { message: string } };
+    expect([bad.status, body.error.message]).toEqual([
+      400,
+      '`limit`: expected a whole number from 1 to 100.',
+    ]);
+  });
+
   it('keeps nothing with store: false', async () => {
     const created = await client.responses.create({ model: 'gpt-4o', input: 'forget this', store: false });
     const error = await client.responses.retrieve(created.id).catch((e: unknown) => e);

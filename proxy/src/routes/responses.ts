@@ -22,12 +22,13 @@ import { ProxyError } from '../http/proxy-error.js';
 import { requestTags, TAGS_HEADER, withTags } from '../http/request-tags.js';
 import type { ProxyContext } from '../proxy-context.js';
 import { admitAndRoute } from './admitted-call.js';
+import { inputItemsPage, parseInputItemsQuery } from './input-items.js';
 import { responsesStreamFormat } from './responses-stream.js';
 import { isStream } from './routed-call.js';
 
 /**
- * `POST /v1/responses`, `GET /v1/responses/{id}` and `DELETE /v1/responses/{id}`: OpenAI's Responses
- * API over any deployment. The
+ * `POST /v1/responses`, `GET /v1/responses/{id}` (and its `input_items`) and `DELETE
+ * /v1/responses/{id}`: OpenAI's Responses API over any deployment. The
  * request is translated to a chat request (`@svc/router/responses`), routed like any chat call (the
  * key's model access, limits and budget, failover, a spend row on route `/v1/responses`), and the
  * answer (or its stream) translated back. With `store` (the default) the response is kept in the
@@ -40,6 +41,9 @@ export function registerResponsesRoutes(app: FastifyInstance, ctx: ProxyContext)
   const retrieve = retrieveHandler(ctx);
   app.get('/v1/responses/:id', retrieve);
   app.get('/responses/:id', retrieve);
+  const listInput = inputItemsHandler(ctx);
+  app.get('/v1/responses/:id/input_items', listInput);
+  app.get('/responses/:id/input_items', listInput);
   const remove = deleteHandler(ctx);
   app.delete('/v1/responses/:id', remove);
   app.delete('/responses/:id', remove);
@@ -146,5 +150,16 @@ function deleteHandler(ctx: ProxyContext) {
     // gone meanwhile (another delete): as if it had never been there
     if (!(await deleteStoredResponse(ctx.db, id))) throw notFound(id);
     return { id, object: 'response', deleted: true };
+  };
+}
+
+/** Lists the items a stored response its caller may read was made from, a page at a time. */
+function inputItemsHandler(ctx: ProxyContext) {
+  return async (request: FastifyRequest): Promise<unknown> => {
+    const caller = await ctx.authenticate(request);
+    const { id } = request.params as { id: string };
+    const query = parseInputItemsQuery(request.query as Record<string, unknown>);
+    const stored = await ownedResponse(ctx, caller, id);
+    return inputItemsPage(stored.input, id, query);
   };
 }

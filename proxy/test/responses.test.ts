@@ -381,6 +381,29 @@ describe.each(ENGINES)('POST /v1/responses through the openai SDK (%s)', (engine
     expect(oldest.has_more).toBe(true);
   });
 
+  it('pages through every input item with the SDK, ids repeated by the client included', async () => {
+    const input = ['one', 'two', 'three', 'four', 'five'].map((text, i) => ({
+      type: 'message' as const,
+      id: i < 2 ? 'msg_dup' : `msg_${i}`,
+      role: 'user' as const,
+      content: text,
+    }));
+    const created = await client.responses.create({ model: 'gpt-4o', input: input as ResponseInputItem[] });
+    const seen: string[] = [];
+    for await (const item of client.responses.inputItems.list(created.id, { limit: 2, order: 'asc' }))
+      seen.push((item as { content: Array<{ text: string }> }).content[0]!.text);
+    expect(seen).toEqual(['one', 'two', 'three', 'four', 'five']);
+  });
+
+  it('deletes with a JSON content type and an empty body, as Python requests sends it', async () => {
+    const created = await client.responses.create({ model: 'gpt-4o', input: 'delete me, requests-style' });
+    const res = await fetch(`${t.url}/v1/responses/${created.id}`, {
+      method: 'DELETE',
+      headers: { ...t.admin, 'content-type': 'application/json', 'content-length': '0' },
+    });
+    expect(res.status).toBe(200);
+  });
+
   it("answers 404 to another key listing a key's input items, and 400 naming a bad limit", async () => {
     const owner = clientFor((await newKey(t)).key);
     const other = clientFor((await newKey(t)).key);

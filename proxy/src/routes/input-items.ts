@@ -31,7 +31,11 @@ const text = (value: unknown, field: string): string | undefined => {
   return value;
 };
 
-/** The query of an input items listing; 400 naming the field that is wrong. `include` is accepted and has no effect. */
+/**
+ * The query of an input items listing; 400 naming the field that is wrong. `include` is accepted and
+ * has no effect. `after` and `before` together list the items between them (the openai SDK pages on
+ * from a `before` listing by adding `after`).
+ */
 export function parseInputItemsQuery(query: Readonly<Record<string, unknown>>): InputItemsQuery {
   const { limit, order } = query;
   let pageSize = 20;
@@ -41,10 +45,12 @@ export function parseInputItemsQuery(query: Readonly<Record<string, unknown>>): 
   }
   if (order !== undefined && order !== 'asc' && order !== 'desc')
     throw refuse('order', 'expected `asc` or `desc`');
-  const after = text(query.after, 'after');
-  const before = text(query.before, 'before');
-  if (after !== undefined && before !== undefined) throw refuse('before', 'not with `after`');
-  return { limit: pageSize, order: order ?? 'desc', after, before };
+  return {
+    limit: pageSize,
+    order: order ?? 'desc',
+    after: text(query.after, 'after'),
+    before: text(query.before, 'before'),
+  };
 }
 
 const ID_PREFIX: Record<string, string> = {
@@ -55,53 +61,59 @@ const ID_PREFIX: Record<string, string> = {
 };
 
 /**
- * An item as listed: with an id (an item sent without one gets one made of its response's id and its
- * place, the same at every read) and a message's text as a content part, as OpenAI lists them.
+ * The items as listed: each with an id of its own (one sent without a usable id, or with one an
+ * earlier item has, gets one made of its response's id and its place, the same at every read of this
+ * response: a cursor must find one item), a message's text as a content part, as OpenAI lists them.
  */
-function listedItem(item: InputItem, responseId: string, index: number): Record<string, unknown> {
-  const type = item.type ?? 'message';
-  const listed: Record<string, unknown> = { ...item, type };
-  if (item.id === undefined)
-    listed.id = `${ID_PREFIX[type] ?? 'item'}_${responseId.replace(/^resp_/, '')}_${index}`;
-  if (type === 'message' && typeof (item as { content?: unknown }).content === 'string') {
-    const role = (item as { role?: string }).role;
-    listed.content = [
-      {
-        type: role === 'assistant' ? 'output_text' : 'input_text',
-        text: (item as { content: string }).content,
-      },
-    ];
-  }
-  return listed;
+function listedItems(items: readonly InputItem[], responseId: string): Array<Record<string, unknown>> {
+  const seen = new Set<string>();
+  const tail = responseId.replace(/^resp_/, '');
+  return items.map((item, index) => {
+    const type = item.type ?? 'message';
+    const listed: Record<string, unknown> = { ...item, type };
+    let id = typeof item.id === 'string' && item.id !== '' && !seen.has(item.id) ? item.id : undefined;
+    for (let n = 0; id === undefined || seen.has(id); n++)
+      id = `${ID_PREFIX[type] ?? 'item'}_${tail}_${index}${n === 0 ? '' : `_${n}`}`;
+    seen.add(id);
+    listed.id = id;
+    const content = (item as { content?: unknown }).content;
+    if (type === 'message' && typeof content === 'string') {
+      const assistant = (item as { role?: string }).role === 'assistant';
+      listed.content = [
+        assistant
+          ? { type: 'output_text', text: content, annotations: [] }
+          : { type: 'input_text', text: content },
+      ];
+    }
+    return listed;
+  });
 }
 
 /**
  * One page of the items a stored response was made from (the conversation up to it: the responses
- * it continued, then its own input), in `query.order`, from the cursor on; 400 for a cursor that is
- * not one of them.
+ * it continued, then its own input), in `query.order`, between the cursors; 400 for a cursor that is
+ * not one of them. With `before` alone, the page is the one just before it, and `has_more` says
+ * whether items come before the page.
  */
 export function inputItemsPage(
   items: readonly InputItem[],
   responseId: string,
   query: InputItemsQuery,
 ): InputItemsPage {
-  const listed = items.map((item, i) => listedItem(item, responseId, i));
+  const listed = listedItems(items, responseId);
   if (query.order === 'desc') listed.reverse();
   const at = (cursor: string, field: string) => {
     const index = listed.findIndex((item) => item.id === cursor);
     if (index === -1) throw refuse(field, `no item \`${cursor}\` in this response's input`);
     return index;
   };
-  let start = 0;
-  let end = listed.length;
-  if (query.after !== undefined) start = at(query.after, 'after') + 1;
-  if (query.before !== undefined) {
-    // the page just before the cursor, in order
-    end = at(query.before, 'before');
-    start = Math.max(0, end - query.limit);
-  }
-  const data = listed.slice(start, Math.min(end, start + query.limit));
-  const hasMore = query.before !== undefined ? start > 0 : start + data.length < end;
+  const from = query.after === undefined ? 0 : at(query.after, 'after') + 1;
+  const to = query.before === undefined ? listed.length : Math.max(from, at(query.before, 'before'));
+  // `before` alone: the page just before the cursor; else the first page after `after`
+  const backwards = query.before !== undefined && query.after === undefined;
+  const start = backwards ? Math.max(from, to - query.limit) : from;
+  const data = listed.slice(start, Math.min(to, start + query.limit));
+  const hasMore = backwards ? start > from : start + data.length < to;
   return {
     object: 'list',
     data,

@@ -53,6 +53,34 @@ describe('inputItemsPage', () => {
     expect([ids(page), page.has_more]).toEqual([['msg_kept'], true]);
   });
 
+  it('lists the items between after and before, as the openai SDK asks when it pages on from a before', () => {
+    const page = inputItemsPage(
+      ITEMS,
+      'resp_abc',
+      query({ order: 'asc', after: 'msg_abc_0', before: 'msg_abc_2' }),
+    );
+    expect([ids(page), page.has_more]).toEqual([['msg_kept'], false]);
+    const none = inputItemsPage(
+      ITEMS,
+      'resp_abc',
+      query({ order: 'asc', after: 'msg_kept', before: 'msg_kept' }),
+    );
+    expect([ids(none), none.has_more]).toEqual([[], false]);
+  });
+
+  it('gives an item whose id repeats an earlier one, or is empty or not a string, an id of its own', () => {
+    const items = [
+      { type: 'message', id: 'msg_dup', role: 'user', content: 'a' },
+      { type: 'message', id: 'msg_dup', role: 'user', content: 'b' },
+      { type: 'message', id: '', role: 'user', content: 'c' },
+      { type: 'message', id: 42, role: 'user', content: 'd' },
+      // a client id shaped as the one the second item gets
+      { type: 'message', id: 'msg_abc_1', role: 'user', content: 'e' },
+    ] as unknown as InputItem[];
+    const listed = ids(inputItemsPage(items, 'resp_abc', query({ order: 'asc' })));
+    expect(listed).toEqual(['msg_dup', 'msg_abc_1', 'msg_abc_2', 'msg_abc_3', 'msg_abc_4']);
+  });
+
   it('refuses a cursor that is not an item of the response, naming it', () => {
     expect(() => inputItemsPage(ITEMS, 'resp_abc', query({ after: 'msg_other' }))).toThrow(
       "`after`: no item `msg_other` in this response's input.",

@@ -53,7 +53,18 @@ function anthropicReader(): UsageReader {
   };
 }
 
-/** OpenAI: the chunk (or body, or `response.completed` event) that carries `usage`. */
+/** The web searches a Responses API answer ran: its `web_search_call` output items. */
+function webSearchCalls(output: unknown): number {
+  if (!Array.isArray(output)) return 0;
+  let calls = 0;
+  for (const item of output) if (asRecord(item)?.type === 'web_search_call') calls++;
+  return calls;
+}
+
+/**
+ * OpenAI: the chunk (or body, or `response.completed` event) that carries `usage`; a Responses
+ * answer's web searches as `server_tool_use.web_search_requests`.
+ */
 function openaiReader(): UsageReader {
   let usage: Usage | undefined;
   let model: string | undefined;
@@ -63,7 +74,10 @@ function openaiReader(): UsageReader {
       if (!v) return;
       const body = asRecord(v.response) ?? v; // Responses API events wrap the response
       model = asString(body.model) ?? model;
-      if (body.usage) usage = openaiUsage(body.usage) ?? usage;
+      if (!body.usage) return;
+      usage = openaiUsage(body.usage) ?? usage;
+      const searches = webSearchCalls(body.output);
+      if (usage && searches > 0) usage.server_tool_use = { web_search_requests: searches };
     },
     result: () => ({ usage, model }),
   };

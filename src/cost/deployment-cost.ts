@@ -71,7 +71,9 @@ function ownPrices(deployment: CostedDeployment): TokenPrices | undefined {
 export function deploymentCost(deployment: CostedDeployment, userMap?: UserCostMap): DeploymentCost {
   const facts = modelFacts(costRef(deployment), userMap);
   const own = ownPrices(deployment);
-  const prices = own ?? facts.prices;
+  // a deployment's own token prices keep the catalog's price per web search (the provider's)
+  const webSearch = facts.prices?.webSearch;
+  const prices = own && webSearch !== undefined ? { ...own, webSearch } : (own ?? facts.prices);
   const unitPrices = ownUnitPrices(deployment.params) ?? ownUnitPrices(deployment.info) ?? facts.unitPrices;
   const priced = prices !== undefined || unitPrices !== undefined;
   const allowUnpriced = deployment.info.allow_unpriced === true;

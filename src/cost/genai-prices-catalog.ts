@@ -144,8 +144,10 @@ function tokenPrices(price: ModelPrice): TokenPrices | undefined {
     const value = price[key];
     if (value !== undefined && typeof value !== 'number') for (const t of value.tiers) starts.add(t.start);
   }
+  const searches = (price as { web_searches_kcount?: unknown }).web_searches_kcount;
+  const webSearch = typeof searches === 'number' ? { webSearch: searches / 1000 } : undefined;
   const base = setAt(0);
-  if (starts.size === 0) return base;
+  if (starts.size === 0) return webSearch ? { ...base, ...webSearch } : base;
   const tiers = [...starts].sort((a, b) => a - b).map((start) => ({ ...setAt(start + 1), start }));
-  return { ...base, tiers };
+  return { ...base, tiers, ...webSearch };
 }

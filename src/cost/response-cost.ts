@@ -10,6 +10,7 @@ const count = (value: unknown): number => (typeof value === 'number' && value > 
  * price, those written to it (`cache_creation_tokens`: Anthropic's `cache_creation_input_tokens`) at the
  * cache-write price, the rest of the prompt at the input price, and completion tokens (reasoning tokens
  * included, as every provider bills them) at the output price. A long prompt pays its tier's prices.
+ * Web searches the provider ran (`server_tool_use.web_search_requests`) pay the price per search.
  */
 export function usageCost(prices: TokenPrices | undefined, usage: Partial<Usage> | undefined): number {
   if (!usage || !prices) return 0;
@@ -23,7 +24,8 @@ export function usageCost(prices: TokenPrices | undefined, usage: Partial<Usage>
     uncached * set.input +
     cacheRead * set.cacheRead +
     cacheWrite * set.cacheWrite +
-    count(usage.completion_tokens) * set.output
+    count(usage.completion_tokens) * set.output +
+    count(usage.server_tool_use?.web_search_requests) * (prices.webSearch ?? 0)
   );
 }
 

@@ -16,6 +16,8 @@ export interface PriceSet {
  */
 export interface TokenPrices extends PriceSet {
   readonly tiers?: readonly (PriceSet & { readonly start: number })[];
+  /** Dollars per web search the provider runs (`server_tool_use.web_search_requests`); none: unpriced. */
+  readonly webSearch?: number;
 }
 
 /** Prices per token from per-million-token prices; cache prices default to the input price. */

@@ -129,6 +129,12 @@ export interface Usage {
   total_tokens: number;
   completion_tokens_details?: { reasoning_tokens?: number; [k: string]: unknown } | null;
   prompt_tokens_details?: { cached_tokens?: number; [k: string]: unknown } | null;
+  /**
+   * Tools the provider ran itself during the call and bills by the use, as Anthropic reports them:
+   * `web_search_requests`, its web searches (and an OpenAI Responses answer's `web_search_call` items,
+   * read by `usageReader`), priced at the catalog's price per search.
+   */
+  server_tool_use?: { web_search_requests?: number; [k: string]: unknown } | null;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';

@@ -59,4 +59,75 @@ describe('Anthropic stream usage', () => {
     expect(result.usage.completion_tokens).toBe(15);
     expect(result.choices[0]?.message.content).toBe('Hi');
   });
+
+  it('prices the web searches Anthropic ran, streamed (message_delta) or not, at the catalog price per search', async () => {
+    const start = (usage: object) =>
+      sse('message_start', {
+        type: 'message_start',
+        message: {
+          id: 'msg_2',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [],
+          usage,
+        },
+      });
+    mock.setBehavior('/searched-stream', {
+      raw: {
+        headers: { 'content-type': 'text/event-stream' },
+        body: [
+          start({ input_tokens: 1000, output_tokens: 1 }),
+          sse('content_block_start', {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: '' },
+          }),
+          sse('content_block_delta', {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'text_delta', text: 'Found.' },
+          }),
+          sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
+          sse('message_delta', {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn' },
+            usage: { output_tokens: 100, server_tool_use: { web_search_requests: 3 } },
+          }),
+          sse('message_stop', { type: 'message_stop' }),
+        ],
+      },
+    });
+    mock.setBehavior('/searched-plain', {
+      raw: {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          id: 'msg_3',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'text', text: 'Found.' }],
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 1000, output_tokens: 100, server_tool_use: { web_search_requests: 3 } },
+        }),
+      },
+    });
+    const router = new Router(
+      ['searched-stream', 'searched-plain'].map((path) => ({
+        model_name: path,
+        svc_params: { model: 'anthropic/claude-sonnet-4-5', api_base: `${mock.url}/${path}`, api_key: 'k' },
+      })),
+    );
+    const messages = [{ role: 'user' as const, content: 'search' }];
+    const stream = await router.acompletion({ model: 'searched-stream', messages, stream: true });
+    const streamed = await accumulateChunks(stream);
+    const plain = await router.acompletion({ model: 'searched-plain', messages });
+    await router.close();
+    // Sonnet 4.5: $3 and $15 a million tokens, $10 a thousand searches
+    const expected = 1000 * 3e-6 + 100 * 15e-6 + 3 * 0.01;
+    expect(streamed.usage.server_tool_use).toEqual({ web_search_requests: 3 });
+    expect(stream._hidden_params.response_cost).toBeCloseTo(expected, 10);
+    expect(plain.usage.server_tool_use).toEqual({ web_search_requests: 3 });
+    expect(plain._hidden_params.response_cost).toBeCloseTo(expected, 10);
+  });
 });

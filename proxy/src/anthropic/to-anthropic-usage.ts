@@ -6,6 +6,8 @@ export interface AnthropicUsage {
   output_tokens: number;
   cache_read_input_tokens?: number;
   cache_creation_input_tokens?: number;
+  /** The tools Anthropic ran itself: its web searches. */
+  server_tool_use?: { web_search_requests: number };
 }
 
 function count(value: unknown): number {
@@ -32,5 +34,7 @@ export function toAnthropicUsage(usage: Usage | null | undefined): AnthropicUsag
     out.cache_read_input_tokens = cacheRead;
     out.cache_creation_input_tokens = cacheWrite;
   }
+  const searches = count(usage?.server_tool_use?.web_search_requests);
+  if (searches > 0) out.server_tool_use = { web_search_requests: searches };
   return out;
 }

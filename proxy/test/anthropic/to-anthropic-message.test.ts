@@ -17,6 +17,17 @@ describe('chatCompletionToAnthropic', () => {
     });
   });
 
+  it('gives back the web searches Anthropic ran, as server_tool_use', () => {
+    const searched = completion({ content: 'Found.' }, 'stop');
+    searched.usage = { ...searched.usage, server_tool_use: { web_search_requests: 2 } };
+    const message = chatCompletionToAnthropic(searched, 'claude');
+    expect(message.usage).toEqual({
+      input_tokens: 10,
+      output_tokens: 5,
+      server_tool_use: { web_search_requests: 2 },
+    });
+  });
+
   it('puts thinking blocks with their signatures first, then text, then tool use', () => {
     const message = chatCompletionToAnthropic(
       completion(

@@ -28,6 +28,8 @@ export function toAnthropicUsage(value: unknown): Usage {
   );
   const thinking = asFiniteNumber(asRecord(u.output_tokens_details)?.thinking_tokens);
   if (thinking !== undefined) usage.completion_tokens_details = { reasoning_tokens: thinking };
+  const searches = asFiniteNumber(asRecord(u.server_tool_use)?.web_search_requests);
+  if (searches !== undefined && searches > 0) usage.server_tool_use = { web_search_requests: searches };
   return usage;
 }
 

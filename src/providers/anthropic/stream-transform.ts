@@ -146,9 +146,10 @@ export class AnthropicChunkTransform implements ChunkTransform<ChatCompletionChu
       if (delta) out.push(state.chunk(delta));
     } else if (type === 'message_delta') {
       // message_delta usage is cumulative and may restate the input counts, or send them as null:
-      // only numbers overwrite what message_start said
+      // only numbers overwrite what message_start said (and the server tools' counts, an object)
       for (const [key, value] of Object.entries(asRecord(event.usage) ?? {})) {
-        if (asFiniteNumber(value) !== undefined) state.usage[key] = value;
+        if (asFiniteNumber(value) !== undefined || (key === 'server_tool_use' && asRecord(value)))
+          state.usage[key] = value;
       }
       const reason = toFinishReason(asRecord(event.delta)?.stop_reason);
       if (reason) {

@@ -7,42 +7,47 @@ const mock = useMock();
 
 const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
+/** An Anthropic event stream of one text block: `startUsage` in message_start, `deltaUsage` in message_delta. */
+function textStream(text: string, startUsage: object, deltaUsage: object): string[] {
+  return [
+    sse('message_start', {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [],
+        stop_reason: null,
+        usage: startUsage,
+      },
+    }),
+    sse('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    }),
+    sse('content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text },
+    }),
+    sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
+    sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: deltaUsage }),
+    sse('message_stop', { type: 'message_stop' }),
+  ];
+}
+
 describe('Anthropic stream usage', () => {
   it('keeps message_start’s input counts when message_delta sends them as null', async () => {
     mock.setBehavior('/nulls', {
       raw: {
         headers: { 'content-type': 'text/event-stream' },
-        body: [
-          sse('message_start', {
-            type: 'message_start',
-            message: {
-              id: 'msg_1',
-              type: 'message',
-              role: 'assistant',
-              model: 'claude-sonnet-4-5',
-              content: [],
-              stop_reason: null,
-              usage: { input_tokens: 100, cache_read_input_tokens: 50, output_tokens: 1 },
-            },
-          }),
-          sse('content_block_start', {
-            type: 'content_block_start',
-            index: 0,
-            content_block: { type: 'text', text: '' },
-          }),
-          sse('content_block_delta', {
-            type: 'content_block_delta',
-            index: 0,
-            delta: { type: 'text_delta', text: 'Hi' },
-          }),
-          sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
-          sse('message_delta', {
-            type: 'message_delta',
-            delta: { stop_reason: 'end_turn' },
-            usage: { input_tokens: null, cache_read_input_tokens: null, output_tokens: 15 },
-          }),
-          sse('message_stop', { type: 'message_stop' }),
-        ],
+        body: textStream(
+          'Hi',
+          { input_tokens: 100, cache_read_input_tokens: 50, output_tokens: 1 },
+          { input_tokens: null, cache_read_input_tokens: null, output_tokens: 15 },
+        ),
       },
     });
     const router = new Router([
@@ -61,41 +66,14 @@ describe('Anthropic stream usage', () => {
   });
 
   it('prices the web searches Anthropic ran, streamed (message_delta) or not, at the catalog price per search', async () => {
-    const start = (usage: object) =>
-      sse('message_start', {
-        type: 'message_start',
-        message: {
-          id: 'msg_2',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5',
-          content: [],
-          usage,
-        },
-      });
     mock.setBehavior('/searched-stream', {
       raw: {
         headers: { 'content-type': 'text/event-stream' },
-        body: [
-          start({ input_tokens: 1000, output_tokens: 1 }),
-          sse('content_block_start', {
-            type: 'content_block_start',
-            index: 0,
-            content_block: { type: 'text', text: '' },
-          }),
-          sse('content_block_delta', {
-            type: 'content_block_delta',
-            index: 0,
-            delta: { type: 'text_delta', text: 'Found.' },
-          }),
-          sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
-          sse('message_delta', {
-            type: 'message_delta',
-            delta: { stop_reason: 'end_turn' },
-            usage: { output_tokens: 100, server_tool_use: { web_search_requests: 3 } },
-          }),
-          sse('message_stop', { type: 'message_stop' }),
-        ],
+        body: textStream(
+          'Found.',
+          { input_tokens: 1000, output_tokens: 1 },
+          { output_tokens: 100, server_tool_use: { web_search_requests: 3 } },
+        ),
       },
     });
     mock.setBehavior('/searched-plain', {

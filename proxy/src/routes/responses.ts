@@ -36,17 +36,15 @@ import { isStream } from './routed-call.js';
  */
 export function registerResponsesRoutes(app: FastifyInstance, ctx: ProxyContext): void {
   const create = createHandler(ctx);
-  app.post('/v1/responses', create);
-  app.post('/responses', create);
   const retrieve = retrieveHandler(ctx);
-  app.get('/v1/responses/:id', retrieve);
-  app.get('/responses/:id', retrieve);
   const listInput = inputItemsHandler(ctx);
-  app.get('/v1/responses/:id/input_items', listInput);
-  app.get('/responses/:id/input_items', listInput);
   const remove = deleteHandler(ctx);
-  app.delete('/v1/responses/:id', remove);
-  app.delete('/responses/:id', remove);
+  for (const base of ['/v1/responses', '/responses']) {
+    app.post(base, create);
+    app.get(`${base}/:id`, retrieve);
+    app.get(`${base}/:id/input_items`, listInput);
+    app.delete(`${base}/:id`, remove);
+  }
 }
 
 function notFound(id: string): ProxyError {

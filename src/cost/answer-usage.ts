@@ -1,4 +1,4 @@
-import { toAnthropicUsage } from '../providers/anthropic/convert-response.js';
+import { mergeAnthropicUsage, toAnthropicUsage } from '../providers/anthropic/convert-response.js';
 import { toGeminiUsage } from '../providers/gemini/convert-response.js';
 import { toUsage } from '../providers/openai-compatible/convert-response.js';
 import { cacheAwareUsage } from '../providers/shared/cache-usage.js';
@@ -47,7 +47,10 @@ function anthropicReader(): UsageReader {
       const message = v.type === 'message_start' ? asRecord(v.message) : v.type === 'message' ? v : undefined;
       if (message) model = asString(message.model) ?? model;
       const usage = asRecord(message ? message.usage : v.type === 'message_delta' ? v.usage : undefined);
-      if (usage) raw = { ...raw, ...usage };
+      if (!usage) return;
+      // a message's usage is whole; a message_delta's adds to message_start's (its nulls do not erase)
+      if (message || !raw) raw = { ...usage };
+      else mergeAnthropicUsage(raw, usage);
     },
     result: () => ({ usage: raw && toAnthropicUsage(raw), model }),
   };

@@ -1,7 +1,7 @@
 import { isCatalogProvider, type ModelRef, refOf } from './catalog-ids.js';
 import type { UserCostMap } from './cost-map-file.js';
 import { entryPrices, modelFacts, type PriceSource } from './model-facts.js';
-import type { TokenPrices } from './token-prices.js';
+import { type TokenPrices, withSearchPrice } from './token-prices.js';
 import { ownUnitPrices, type UnitPrices } from './unit-prices.js';
 
 /** The parts of a deployment its cost facts follow from. */
@@ -72,8 +72,7 @@ export function deploymentCost(deployment: CostedDeployment, userMap?: UserCostM
   const facts = modelFacts(costRef(deployment), userMap);
   const own = ownPrices(deployment);
   // a deployment's own token prices keep the catalog's price per web search (the provider's)
-  const webSearch = facts.prices?.webSearch;
-  const prices = own && webSearch !== undefined ? { ...own, webSearch } : (own ?? facts.prices);
+  const prices = own ? withSearchPrice(own, facts.prices) : facts.prices;
   const unitPrices = ownUnitPrices(deployment.params) ?? ownUnitPrices(deployment.info) ?? facts.unitPrices;
   const priced = prices !== undefined || unitPrices !== undefined;
   const allowUnpriced = deployment.info.allow_unpriced === true;

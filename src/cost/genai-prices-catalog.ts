@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as GenaiPrices from '@pydantic/genai-prices';
 import { bedrockId, GENAI_PROVIDER, type ModelRef, vendorOf } from './catalog-ids.js';
-import { type PriceSet, perToken, type TokenPrices } from './token-prices.js';
+import { type PriceSet, perToken, type TokenPrices, withSearchPrice } from './token-prices.js';
 import { catalogUnitPrices, type UnitPrices } from './unit-prices.js';
 
 /** What genai-prices knows of a model. */
@@ -39,7 +39,7 @@ const NO_USAGE = Object.freeze({});
 export function genaiEntry(ref: ModelRef, at: Date): GenaiEntry | undefined {
   const own = matchOf(ref, at);
   if (!own) return viaVendor(ref, at);
-  if (own.cachePriced && own.maxInputTokens !== undefined) return own;
+  if (own.cachePriced && own.maxInputTokens !== undefined && own.prices?.webSearch !== undefined) return own;
   const vendor = viaVendor(ref, at);
   return vendor ? withVendorFacts(own, vendor) : own;
 }
@@ -47,14 +47,15 @@ export function genaiEntry(ref: ModelRef, at: Date): GenaiEntry | undefined {
 /**
  * An entry that lacks cache prices or a context window (OpenRouter lists many models without them)
  * takes the vendor's: the context window always, the cache prices when its list price is the vendor's
- * (OpenRouter bills a vendor's cache at the vendor's cache prices).
+ * (OpenRouter bills a vendor's cache at the vendor's cache prices), and the vendor's price per web
+ * search when it has none (Vertex AI bills Claude's searches at Anthropic's).
  */
 function withVendorFacts(own: GenaiEntry, vendor: GenaiEntry): GenaiEntry {
   const maxInputTokens = own.maxInputTokens ?? vendor.maxInputTokens;
-  const p = own.prices;
+  const p = withSearchPrice(own.prices, vendor.prices);
   const v = vendor.prices;
   const samePrice = p && v && !p.tiers && p.input === v.input && p.output === v.output;
-  if (own.cachePriced || !vendor.cachePriced || !samePrice) return { ...own, maxInputTokens };
+  if (own.cachePriced || !vendor.cachePriced || !samePrice) return { ...own, prices: p, maxInputTokens };
   const prices = { ...p, cacheRead: v.cacheRead, cacheWrite: v.cacheWrite };
   return { ...own, maxInputTokens, prices, cachePriced: true };
 }

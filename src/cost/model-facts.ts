@@ -5,7 +5,7 @@ import type { CostMapEntry, UserCostMap } from './cost-map-file.js';
 import { genaiEntry } from './genai-prices-catalog.js';
 import { modelsDevEntry } from './models-dev-catalog.js';
 import { isReasoningFamily } from './reasoning-families.js';
-import type { TokenPrices } from './token-prices.js';
+import { type TokenPrices, withSearchPrice } from './token-prices.js';
 import type { UnitPrices } from './unit-prices.js';
 
 /** Where a model's prices came from. */
@@ -76,7 +76,7 @@ export function modelFacts(ref: ModelRef, userMap?: UserCostMap, at?: Date): Mod
   const catalog = catalogFacts(ref, at);
   const entry = userMap?.entryFor(ref);
   if (!entry) return catalog;
-  const prices = entryPrices(entry);
+  const prices = withSearchPrice(entryPrices(entry), catalog.prices);
   return {
     prices: prices ?? catalog.prices,
     priceSource: prices ? 'model_cost_map' : catalog.priceSource,

@@ -36,6 +36,19 @@ export function perToken(perMillion: {
   };
 }
 
+/**
+ * `prices` with `from`'s price per web search when it names none: prices set by hand (a deployment's
+ * own, a `model_cost_map` entry) keep the catalog's price of the provider's searches.
+ */
+export function withSearchPrice(
+  prices: TokenPrices | undefined,
+  from: TokenPrices | undefined,
+): TokenPrices | undefined {
+  const webSearch = from?.webSearch;
+  if (!prices || webSearch === undefined || prices.webSearch !== undefined) return prices;
+  return { ...prices, webSearch };
+}
+
 /** The set a prompt of `promptTokens` tokens pays. */
 export function priceSetFor(prices: TokenPrices, promptTokens: number): PriceSet {
   const tiers = prices.tiers;

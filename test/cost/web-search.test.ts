@@ -13,6 +13,16 @@ describe('web searches at the catalog price per search', () => {
     expect(searched - tokens).toBeCloseTo(0.04, 10);
   });
 
+  it("adds Anthropic's price per search to Claude on Vertex AI, which bills Claude's searches at it", () => {
+    const tokens = catalogCost('vertex_ai', 'claude-sonnet-4-5@20250929', TOKENS).cost;
+    const searched = catalogCost('vertex_ai', 'claude-sonnet-4-5@20250929', {
+      ...TOKENS,
+      server_tool_use: { web_search_requests: 4 },
+    }).cost;
+    expect(tokens).toBeGreaterThan(0);
+    expect(searched - tokens).toBeCloseTo(0.04, 10);
+  });
+
   it('adds nothing on a model the catalog has no search price for', () => {
     const tokens = catalogCost('gemini', 'gemini-2.5-flash', TOKENS).cost;
     const searched = catalogCost('gemini', 'gemini-2.5-flash', {
@@ -39,6 +49,30 @@ describe('usageReader and web searches', () => {
       },
     });
     expect(reader.result().usage?.server_tool_use).toEqual({ web_search_requests: 2 });
+  });
+
+  it("keeps message_start's input tokens when a message_delta sends them as null", () => {
+    const reader = usageReader('anthropic');
+    reader.read({
+      type: 'message_start',
+      message: { model: 'claude-sonnet-4-5', usage: { input_tokens: 10 } },
+    });
+    reader.read({ type: 'message_delta', usage: { input_tokens: null, output_tokens: 5 } });
+    expect(reader.result().usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 5 });
+  });
+
+  it('counts no search in a chat completion body, and each search once over a Responses stream', () => {
+    const chat = usageReader('openai');
+    chat.read({ model: 'gpt-4o', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    expect(chat.result().usage?.server_tool_use).toBeUndefined();
+    const stream = usageReader('openai');
+    const search = { type: 'web_search_call', id: 'ws_1', status: 'completed' };
+    stream.read({ type: 'response.output_item.done', output_index: 0, item: search });
+    const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15 };
+    const completed = { type: 'response.completed', response: { model: 'gpt-4o', output: [search], usage } };
+    stream.read(completed);
+    stream.read(completed);
+    expect(stream.result().usage?.server_tool_use).toEqual({ web_search_requests: 1 });
   });
 
   it("reads an Anthropic answer's searches from its cumulative message_delta", () => {

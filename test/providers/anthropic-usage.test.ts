@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
 import { accumulateChunks } from '../../src/reasoning/index.js';
@@ -107,5 +110,40 @@ describe('Anthropic stream usage', () => {
     expect(stream._hidden_params.response_cost).toBeCloseTo(expected, 10);
     expect(plain.usage.server_tool_use).toEqual({ web_search_requests: 3 });
     expect(plain._hidden_params.response_cost).toBeCloseTo(expected, 10);
+  });
+
+  it('prices searches on a deployment priced by its own svc_params or by model_cost_map at the catalog price per search', async () => {
+    const body = JSON.stringify({
+      id: 'msg_4',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text: 'Found.' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 1000, output_tokens: 100, server_tool_use: { web_search_requests: 2 } },
+    });
+    mock.setBehavior('/own-prices', { raw: { headers: { 'content-type': 'application/json' }, body } });
+    const costMap = join(mkdtempSync(join(tmpdir(), 'svc-search-')), 'prices.json');
+    const hand = { input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 };
+    writeFileSync(costMap, JSON.stringify({ 'anthropic/claude-sonnet-4-5': hand }));
+    const deployment = (name: string, own = {}) => ({
+      model_name: name,
+      svc_params: {
+        model: 'anthropic/claude-sonnet-4-5',
+        api_base: `${mock.url}/own-prices`,
+        api_key: 'k',
+        ...own,
+      },
+    });
+    const router = new Router([deployment('own', hand), deployment('mapped')], { model_cost_map: costMap });
+    const messages = [{ role: 'user' as const, content: 'search' }];
+    const costs = [
+      (await router.acompletion({ model: 'own', messages }))._hidden_params.response_cost,
+      (await router.acompletion({ model: 'mapped', messages }))._hidden_params.response_cost,
+    ];
+    await router.close();
+    const expected = 1000 * 1e-6 + 100 * 2e-6 + 2 * 0.01;
+    expect(costs[0]).toBeCloseTo(expected, 10);
+    expect(costs[1]).toBeCloseTo(expected, 10);
   });
 });

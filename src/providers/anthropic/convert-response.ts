@@ -33,6 +33,17 @@ export function toAnthropicUsage(value: unknown): Usage {
   return usage;
 }
 
+/**
+ * Adds what a `message_delta` says of the usage to what the stream said before: its counts are
+ * cumulative and may restate the input counts or send them as null, so only numbers overwrite, and
+ * the server tools' counts (an object).
+ */
+export function mergeAnthropicUsage(into: Record<string, unknown>, delta: unknown): void {
+  for (const [key, value] of Object.entries(asRecord(delta) ?? {}))
+    if (asFiniteNumber(value) !== undefined || (key === 'server_tool_use' && asRecord(value)))
+      into[key] = value;
+}
+
 interface Collected {
   text: string[];
   reasoning: string[];

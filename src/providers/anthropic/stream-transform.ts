@@ -8,7 +8,7 @@ import { streamEndedEarly } from '../shared/provider-errors.js';
 import type { SseEvent } from '../shared/sse.js';
 import { parseStreamJson } from '../shared/stream-json.js';
 import { transformChunks } from '../shared/transform-chunks.js';
-import { toAnthropicUsage } from './convert-response.js';
+import { mergeAnthropicUsage, toAnthropicUsage } from './convert-response.js';
 import { ANTHROPIC_ERROR_CODES } from './error-codes.js';
 import { toFinishReason } from './finish-reason.js';
 
@@ -145,12 +145,7 @@ export class AnthropicChunkTransform implements ChunkTransform<ChatCompletionChu
       const delta = type === 'content_block_start' ? onBlockStart(state, event) : onBlockDelta(state, event);
       if (delta) out.push(state.chunk(delta));
     } else if (type === 'message_delta') {
-      // message_delta usage is cumulative and may restate the input counts, or send them as null:
-      // only numbers overwrite what message_start said (and the server tools' counts, an object)
-      for (const [key, value] of Object.entries(asRecord(event.usage) ?? {})) {
-        if (asFiniteNumber(value) !== undefined || (key === 'server_tool_use' && asRecord(value)))
-          state.usage[key] = value;
-      }
+      mergeAnthropicUsage(state.usage, event.usage);
       const reason = toFinishReason(asRecord(event.delta)?.stop_reason);
       if (reason) {
         this.#stopped = true;

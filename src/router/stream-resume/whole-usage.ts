@@ -32,13 +32,16 @@ async function partUsage(part: AnswerPart): Promise<Usage> {
 export async function wholeUsage(parts: readonly AnswerPart[]): Promise<{ usage: Usage; cost: number }> {
   const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let cost = 0;
+  let searches = 0;
   for (const part of parts) {
     const own = await partUsage(part);
     usage.prompt_tokens += own.prompt_tokens;
     usage.completion_tokens += own.completion_tokens;
     usage.total_tokens += own.prompt_tokens + own.completion_tokens;
+    searches += own.server_tool_use?.web_search_requests ?? 0;
     cost += responseCost(part.deployment, own);
   }
+  if (searches > 0) usage.server_tool_use = { web_search_requests: searches };
   return { usage, cost };
 }
 

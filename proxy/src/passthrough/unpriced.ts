@@ -62,10 +62,10 @@ const LET_THROUGH = 'set `allow_unpriced: true` on the endpoint to let such call
  * read its usage, a path whose answers do not say what they used, an OpenAI response run in the
  * background, a model the catalog has no price for, an OpenAI chat stream that does not ask for its
  * usage chunk), or undefined when it may go (`path.upstream`: the one the target is asked for;
- * `path.asked`: the caller's; `path.pricing`: `pathPricing`'s, with a `provider`): a budget that cannot count a call cannot
- * hold it, so such a call is refused before it is forwarded (as chat calls on unpriced deployments
- * are), unless the endpoint says `allow_unpriced: true`. A call that costs nothing (`pathPricing`)
- * always goes.
+ * `path.asked`: the caller's; `path.pricing`: `pathPricing`'s, with a `provider`): a budget that
+ * cannot count a call cannot hold it, so such a call is refused before it is forwarded (as chat calls
+ * on unpriced deployments are), unless the endpoint says `allow_unpriced: true`. A call that costs
+ * nothing (`pathPricing`) always goes.
  */
 export function unpricedRefusal(
   endpoint: PassThroughEndpoint,

@@ -27,11 +27,11 @@ import { responsesStreamFormat } from './responses-stream.js';
 import { isStream } from './routed-call.js';
 
 /**
- * `POST /v1/responses`, `GET /v1/responses/{id}` (and its `input_items`) and `DELETE
- * /v1/responses/{id}`: OpenAI's Responses API over any deployment. The
- * request is translated to a chat request (`@svc/router/responses`), routed like any chat call (the
- * key's model access, limits and budget, failover, a spend row on route `/v1/responses`), and the
- * answer (or its stream) translated back. With `store` (the default) the response is kept in the
+ * `POST /v1/responses`, `GET /v1/responses/{id}` (and its `input_items`) and
+ * `DELETE /v1/responses/{id}`: OpenAI's Responses API over any deployment. The request is translated
+ * to a chat request (`@svc/router/responses`), routed like any chat call (the key's model access,
+ * limits and budget, failover, a spend row on route `/v1/responses`), and the answer (or its stream)
+ * translated back. With `store` (the default) the response is kept in the
  * database: its owner may read it, continue from it with `previous_response_id`, and delete it.
  */
 export function registerResponsesRoutes(app: FastifyInstance, ctx: ProxyContext): void {

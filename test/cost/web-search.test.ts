@@ -3,33 +3,25 @@ import { catalogCost, usageReader } from '../../src/index.js';
 
 const TOKENS = { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 };
 
+/** What `searches` web searches add to a call's cost on the catalog's `provider`/`model`. */
+function searchesCost(provider: string, model: string, searches: number): number {
+  const searched = { ...TOKENS, server_tool_use: { web_search_requests: searches } };
+  return catalogCost(provider, model, searched).cost - catalogCost(provider, model, TOKENS).cost;
+}
+
 describe('web searches at the catalog price per search', () => {
   it("adds an Anthropic model's searches at $10 a thousand to its tokens", () => {
-    const tokens = catalogCost('anthropic', 'claude-sonnet-4-5', TOKENS).cost;
-    const searched = catalogCost('anthropic', 'claude-sonnet-4-5', {
-      ...TOKENS,
-      server_tool_use: { web_search_requests: 4 },
-    }).cost;
-    expect(searched - tokens).toBeCloseTo(0.04, 10);
+    expect(searchesCost('anthropic', 'claude-sonnet-4-5', 4)).toBeCloseTo(0.04, 10);
   });
 
   it("adds Anthropic's price per search to Claude on Vertex AI, which bills Claude's searches at it", () => {
-    const tokens = catalogCost('vertex_ai', 'claude-sonnet-4-5@20250929', TOKENS).cost;
-    const searched = catalogCost('vertex_ai', 'claude-sonnet-4-5@20250929', {
-      ...TOKENS,
-      server_tool_use: { web_search_requests: 4 },
-    }).cost;
-    expect(tokens).toBeGreaterThan(0);
-    expect(searched - tokens).toBeCloseTo(0.04, 10);
+    expect(catalogCost('vertex_ai', 'claude-sonnet-4-5@20250929', TOKENS).priced).toBe(true);
+    expect(searchesCost('vertex_ai', 'claude-sonnet-4-5@20250929', 4)).toBeCloseTo(0.04, 10);
   });
 
   it('adds nothing on a model the catalog has no search price for', () => {
-    const tokens = catalogCost('gemini', 'gemini-2.5-flash', TOKENS).cost;
-    const searched = catalogCost('gemini', 'gemini-2.5-flash', {
-      ...TOKENS,
-      server_tool_use: { web_search_requests: 4 },
-    }).cost;
-    expect(searched).toBe(tokens);
+    expect(catalogCost('gemini', 'gemini-2.5-flash', TOKENS).priced).toBe(true);
+    expect(searchesCost('gemini', 'gemini-2.5-flash', 4)).toBe(0);
   });
 });
 

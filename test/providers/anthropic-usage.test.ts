@@ -41,18 +41,37 @@ function textStream(text: string, startUsage: object, deltaUsage: object): strin
   ];
 }
 
+/** The mock's answer: an event stream of these frames. */
+const sseAnswer = (body: string[]) => ({ raw: { headers: { 'content-type': 'text/event-stream' }, body } });
+
+/** The mock's answer: one Anthropic message of `text`, with `usage`. */
+const message = (text: string, usage: object) => ({
+  raw: {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      usage,
+    }),
+  },
+});
+
 describe('Anthropic stream usage', () => {
   it('keeps message_start’s input counts when message_delta sends them as null', async () => {
-    mock.setBehavior('/nulls', {
-      raw: {
-        headers: { 'content-type': 'text/event-stream' },
-        body: textStream(
+    mock.setBehavior(
+      '/nulls',
+      sseAnswer(
+        textStream(
           'Hi',
           { input_tokens: 100, cache_read_input_tokens: 50, output_tokens: 1 },
           { input_tokens: null, cache_read_input_tokens: null, output_tokens: 15 },
         ),
-      },
-    });
+      ),
+    );
     const router = new Router([
       {
         model_name: 'c',
@@ -69,30 +88,21 @@ describe('Anthropic stream usage', () => {
   });
 
   it('prices the web searches Anthropic ran, streamed (message_delta) or not, at the catalog price per search', async () => {
-    mock.setBehavior('/searched-stream', {
-      raw: {
-        headers: { 'content-type': 'text/event-stream' },
-        body: textStream(
+    const searches = { web_search_requests: 3 };
+    mock.setBehavior(
+      '/searched-stream',
+      sseAnswer(
+        textStream(
           'Found.',
           { input_tokens: 1000, output_tokens: 1 },
-          { output_tokens: 100, server_tool_use: { web_search_requests: 3 } },
+          { output_tokens: 100, server_tool_use: searches },
         ),
-      },
-    });
-    mock.setBehavior('/searched-plain', {
-      raw: {
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          id: 'msg_3',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5',
-          content: [{ type: 'text', text: 'Found.' }],
-          stop_reason: 'end_turn',
-          usage: { input_tokens: 1000, output_tokens: 100, server_tool_use: { web_search_requests: 3 } },
-        }),
-      },
-    });
+      ),
+    );
+    mock.setBehavior(
+      '/searched-plain',
+      message('Found.', { input_tokens: 1000, output_tokens: 100, server_tool_use: searches }),
+    );
     const router = new Router(
       ['searched-stream', 'searched-plain'].map((path) => ({
         model_name: path,
@@ -113,16 +123,14 @@ describe('Anthropic stream usage', () => {
   });
 
   it('prices searches on a deployment priced by its own svc_params or by model_cost_map at the catalog price per search', async () => {
-    const body = JSON.stringify({
-      id: 'msg_4',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-5',
-      content: [{ type: 'text', text: 'Found.' }],
-      stop_reason: 'end_turn',
-      usage: { input_tokens: 1000, output_tokens: 100, server_tool_use: { web_search_requests: 2 } },
-    });
-    mock.setBehavior('/own-prices', { raw: { headers: { 'content-type': 'application/json' }, body } });
+    mock.setBehavior(
+      '/own-prices',
+      message('Found.', {
+        input_tokens: 1000,
+        output_tokens: 100,
+        server_tool_use: { web_search_requests: 2 },
+      }),
+    );
     const costMap = join(mkdtempSync(join(tmpdir(), 'svc-search-')), 'prices.json');
     const hand = { input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 };
     writeFileSync(costMap, JSON.stringify({ 'anthropic/claude-sonnet-4-5': hand }));

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 const CHILD = join(import.meta.dirname, 'log-lines-child.ts');
 
-function runChild(lines: number, stayMs: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, String(lines), String(stayMs)], {
+function runChild(lines: number, stayMs: number, ...more: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, String(lines), String(stayMs), ...more], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
@@ -40,5 +40,25 @@ describe('the stdout logger (lines written in batches)', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { line: number });
     expect(lines.map((l) => l.line)).toEqual([0, 1, 2]);
+  });
+
+  it('writes a fatal line at once, with the lines waiting before it, though the process is killed next', async () => {
+    const { child, exited } = runChild(3, 5_000, 'fatal');
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+    });
+    const [, signal] = await exited;
+    expect(signal).toBe('SIGKILL');
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; level: number });
+    expect(lines.map((l) => [l.line, l.level])).toEqual([
+      [0, 30],
+      [1, 30],
+      [2, 30],
+      [3, 60],
+    ]);
   });
 });

@@ -4,44 +4,48 @@ import type { PassThroughEndpoint } from '../../src/passthrough/settings.js';
 import { pathPricing } from '../../src/passthrough/unpriced.js';
 import type { CallLedger } from '../../src/spend/call-ledger.js';
 
+type Case = Parameters<typeof pathPricing>;
+
 describe('pathPricing', () => {
-  it('prices the generation paths whose answers carry their usage', () => {
-    expect(pathPricing('openai', 'POST', '/v1/chat/completions')).toBe('metered');
-    expect(pathPricing('openai', 'POST', '/v1/responses')).toBe('metered');
-    expect(pathPricing('anthropic', 'POST', '/v1/messages')).toBe('metered');
-    expect(pathPricing('gemini', 'POST', '/v1beta/models/gemini-2.0-flash:streamGenerateContent')).toBe(
-      'metered',
-    );
+  it.each<Case>([
+    ['openai', 'POST', '/v1/chat/completions'],
+    ['openai', 'POST', '/v1/responses'],
+    ['anthropic', 'POST', '/v1/messages'],
+    ['gemini', 'POST', '/v1beta/models/gemini-2.0-flash:streamGenerateContent'],
+  ])('prices a generation path whose answers carry their usage: %s %s %s', (...call) => {
+    expect(pathPricing(...call)).toBe('metered');
   });
 
-  it('takes token counts and OpenAI moderations as free', () => {
-    expect(pathPricing('openai', 'POST', '/v1/moderations')).toBe('free');
-    expect(pathPricing('openai', 'POST', '/v1/responses/input_tokens')).toBe('free');
-    expect(pathPricing('anthropic', 'POST', '/v1/messages/count_tokens')).toBe('free');
-    expect(pathPricing('gemini', 'POST', '/v1beta/models/gemini-2.0-flash:countTokens')).toBe('free');
+  it.each<Case>([
+    ['openai', 'POST', '/v1/moderations'],
+    ['openai', 'POST', '/v1/moderations/'],
+    ['openai', 'POST', '/v1/responses/input_tokens'],
+    ['anthropic', 'POST', '/v1/messages/count_tokens'],
+    ['gemini', 'POST', '/v1beta/models/gemini-2.0-flash:countTokens'],
+  ])('takes a token count or an OpenAI moderation as free: %s %s %s', (...call) => {
+    expect(pathPricing(...call)).toBe('free');
   });
 
-  it('takes reads and removals as free whatever their path', () => {
-    expect(pathPricing('openai', 'GET', '/v1/models')).toBe('free');
-    expect(pathPricing('openai', 'GET', '/v1/responses/resp_123')).toBe('free');
-    expect(pathPricing('openai', 'DELETE', '/v1/responses/resp_123')).toBe('free');
-    expect(pathPricing('anthropic', 'HEAD', '/v1/models')).toBe('free');
+  it.each<Case>([
+    ['openai', 'GET', '/v1/models'],
+    ['openai', 'GET', '/v1/responses/resp_123'],
+    ['openai', 'DELETE', '/v1/responses/resp_123'],
+    ['anthropic', 'HEAD', '/v1/models'],
+  ])('takes a read or a removal as free whatever its path: %s %s %s', (...call) => {
+    expect(pathPricing(...call)).toBe('free');
   });
 
-  it('takes a path as free only by its end, a trailing slash allowed', () => {
-    expect(pathPricing('openai', 'POST', '/v1/moderations/')).toBe('free');
-    expect(pathPricing('openai', 'POST', '/v1/moderations/x')).toBe('unpriced');
-    expect(pathPricing('anthropic', 'POST', '/v1/messages/count_tokens/x')).toBe('unpriced');
-  });
-
-  it('leaves other writes unpriced: batches, fine-tuning jobs, audio, images', () => {
-    expect(pathPricing('openai', 'POST', '/v1/fine_tuning/jobs')).toBe('unpriced');
-    expect(pathPricing('openai', 'POST', '/v1/images/generations')).toBe('unpriced');
-    expect(pathPricing('openai', 'POST', '/v1/responses/resp_123/cancel')).toBe('unpriced');
-    expect(pathPricing('anthropic', 'POST', '/v1/messages/batches')).toBe('unpriced');
-    expect(pathPricing('gemini', 'POST', '/v1beta/models/gemini-2.0-flash:batchGenerateContent')).toBe(
-      'unpriced',
-    );
+  it.each<Case>([
+    // free paths only by their end
+    ['openai', 'POST', '/v1/moderations/x'],
+    ['anthropic', 'POST', '/v1/messages/count_tokens/x'],
+    ['openai', 'POST', '/v1/fine_tuning/jobs'],
+    ['openai', 'POST', '/v1/images/generations'],
+    ['openai', 'POST', '/v1/responses/resp_123/cancel'],
+    ['anthropic', 'POST', '/v1/messages/batches'],
+    ['gemini', 'POST', '/v1beta/models/gemini-2.0-flash:batchGenerateContent'],
+  ])('leaves another write unpriced: %s %s %s', (...call) => {
+    expect(pathPricing(...call)).toBe('unpriced');
   });
 });
 

@@ -7,8 +7,11 @@
 // in flight holds: N calls started at once, the heap read after a full GC while they wait. With
 // BENCH_ALLOCATED=1 it measures the bytes each call allocates, freed or not: V8's sampling heap
 // profiler over `count` calls, counting objects the GC has since collected (a figure that, unlike
-// CPU time, barely moves between runs; garbage sets how often the young generation is collected).
-// The router is the built package (dist/), as users run it.
+// CPU time, barely moves between runs; garbage sets how often the young generation is collected);
+// with BENCH_ALLOCATED=promoted, only the bytes that lived through a young-generation collection
+// (what a full collection must free). BENCH_ALLOCATED_PROFILE=<file> keeps that heap profile and
+// BENCH_CPU_PROFILE=<file> a CPU profile of the measured calls. The router is the built package
+// (dist/), as users run it.
 
 import { writeFileSync } from 'node:fs';
 import type { HeapProfiler } from 'node:inspector';
@@ -146,13 +149,16 @@ if (inflight > 0) {
 
 // JIT and connections: lib/warm-up.ts says why this many
 const warmUp = await load(WARMUP_CALLS, concurrency, task);
-if (process.env.BENCH_ALLOCATED === '1') {
+const allocated = process.env.BENCH_ALLOCATED;
+if (allocated === '1' || allocated === 'promoted') {
   const session = new Session();
   session.connect();
   const sampling: Sampling = {
     samplingInterval: 256,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    // `promoted`: only what lived through a young-generation collection (promoted to the old
+    // generation, or allocated there at once when V8 pretenures its allocation site)
+    includeObjectsCollectedByMinorGC: allocated === '1',
   };
   await session.post('HeapProfiler.startSampling', sampling);
   await load(count, concurrency, task);
@@ -170,7 +176,21 @@ if (process.env.BENCH_ALLOCATED === '1') {
   process.stdout.write(`${JSON.stringify({ mode, bytesPerCall: bytes / count })}\n`);
   process.exit(0);
 }
+// BENCH_CPU_PROFILE=<file>: a CPU profile of the measured calls (the warm-up left out), in Chrome
+// DevTools' format; the profiler's own cost inflates the figures printed with it
+const cpuProfile = process.env.BENCH_CPU_PROFILE;
+const profiler = cpuProfile ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.setSamplingInterval', { interval: 50 });
+  await profiler.post('Profiler.start');
+}
 const { latenciesUs, seconds, cpuUsPerCall } = await load(count, concurrency, task);
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(cpuProfile!, JSON.stringify(profile));
+}
 await close();
 process.stdout.write(
   `${JSON.stringify({

@@ -109,24 +109,70 @@ export interface Step {
   readonly hedge: boolean;
 }
 
+/**
+ * A step made by `new`: the steps and the history a call keeps while its stream is read are made by
+ * constructors, not literals, so that V8 cannot decide to allocate every call's in the old generation
+ * (src/providers/shared/chunk-objects.ts says why that costs). Layers that add a decision spread a
+ * step (`{ ...step, backoff }`), which makes a plain copy.
+ */
+class StepOf implements Step {
+  constructor(
+    readonly group: ModelGroup,
+    readonly tier: Tier,
+    readonly admits: Admits | undefined,
+    readonly strategy: RoutingStrategy | undefined,
+    readonly backoff: Backoff | undefined,
+    readonly endpoint: Endpoint | undefined,
+    readonly trace: CallTrace | undefined,
+    readonly signal: CallSignal | undefined,
+    readonly hedge: boolean,
+  ) {}
+}
+
 /** The step a call starts with: its requested group, that group's first tier, nothing decided. */
 export function firstStep(call: Call<unknown>): Step {
-  return {
-    group: call.group,
-    tier: call.group.tiers[0]!,
-    admits: undefined,
-    strategy: undefined,
-    backoff: undefined,
-    endpoint: undefined,
-    trace: undefined,
-    signal: call.signal,
-    hedge: false,
-  };
+  const { group } = call;
+  return new StepOf(
+    group,
+    group.tiers[0]!,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    call.signal,
+    false,
+  );
+}
+
+/** `step` with the endpoint the select layer chose with `strategy` (and any planned backoff spent). */
+export function chosenStep(step: Step, strategy: RoutingStrategy, endpoint: Endpoint): Step {
+  return new StepOf(
+    step.group,
+    step.tier,
+    step.admits,
+    strategy,
+    undefined,
+    endpoint,
+    step.trace,
+    step.signal,
+    step.hedge,
+  );
+}
+
+/** A call's history, made by `new` (see `StepOf`). */
+class CallHistory implements History {
+  attempts = 0;
+  // Array.of, not `[]`: an array literal has an allocation site too
+  readonly failures: RouterError[] = Array.of<RouterError>();
+  excluded: Set<string> | undefined = undefined;
+  timedOut: Set<string> | undefined = undefined;
+  endpoint: Endpoint | undefined = undefined;
 }
 
 /** A new, empty history. */
 export function newHistory(): History {
-  return { attempts: 0, failures: [], excluded: undefined, timedOut: undefined, endpoint: undefined };
+  return new CallHistory();
 }
 
 /** One of the executor's operations (chat, a chat stream, embeddings, ...) as the execute layer runs it. */

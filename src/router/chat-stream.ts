@@ -1,8 +1,7 @@
 import type { RouterError } from '../errors/router-error.js';
+import { DONE } from '../shared/iteration.js';
 import type { ChatCompletionChunk, HiddenParams, Usage } from '../types/index.js';
 import type { OpenedStream } from './executor.js';
-
-const DONE: IteratorResult<never> = Object.freeze({ done: true, value: undefined });
 
 /** A chunk iterator that can hand over a chunk already at hand synchronously (the stream reader). */
 type SyncReadable = AsyncIterator<ChatCompletionChunk> & {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
+import { newChunk, oneChoice } from '../shared/chunk-objects.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -28,13 +29,7 @@ class StreamState {
   }
 
   chunk(delta: ChunkDelta, finish: FinishReason | null = null): ChatCompletionChunk {
-    return {
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    };
+    return newChunk(this.id, this.created, this.model, oneChoice(0, delta, finish));
   }
 
   usageChunk(): ChatCompletionChunk {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason } from '../../types/index.js';
+import { newChunk, oneChoice } from '../shared/chunk-objects.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -39,13 +40,7 @@ class StreamState {
     // the first chunk says who speaks, even when Bedrock skipped messageStart
     const first = this.roleSent ? delta : { role: 'assistant' as const, ...delta };
     this.roleSent = true;
-    return {
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta: first, finish_reason: finish }],
-    };
+    return newChunk(this.id, this.created, this.model, oneChoice(0, first, finish));
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
+import { newChunk, oneChoice } from '../shared/chunk-objects.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -104,14 +105,7 @@ export class GeminiChunkTransform implements ChunkTransform<ChatCompletionChunk>
   }
 
   #chunk(index: number, delta: ChunkDelta, finish: FinishReason | null): ChatCompletionChunk {
-    return {
-      id: this.#id,
-      object: 'chat.completion.chunk',
-      created: this.#created,
-      model: this.#model,
-      system_fingerprint: null,
-      choices: [{ index, delta, finish_reason: finish }],
-    };
+    return newChunk(this.#id, this.#created, this.#model, oneChoice(index, delta, finish), null);
   }
 
   event(event: SseEvent, out: ChatCompletionChunk[]): void {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatCompletionChunk, ChunkDelta } from '../../types/index.js';
+import { newChoice, newChunk } from '../shared/chunk-objects.js';
 import { asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget } from '../shared/provider-adapter.js';
 import { finishReasonOf, usageOf } from './convert-response.js';
@@ -90,7 +91,7 @@ export class ChunkNormalizer {
       const rawDelta = asRecord(rawChoice.delta) ?? {};
       const choice = this.#choice(rawChoice, rawDelta, 0);
       const calls = this.#toolCallPieces(rawDelta.tool_calls);
-      if (calls.length === 0) into.push(this.#chunk(raw, [choice]));
+      if (calls.length === 0) into.push(this.#chunk(raw, Array.of(choice)));
       else for (const piece of splitToolCalls(choice, calls)) into.push(this.#chunk(raw, [piece]));
     } else {
       const choices = rawChoices.map((item, i) => {
@@ -98,7 +99,9 @@ export class ChunkNormalizer {
         const rawDelta = asRecord(rawChoice.delta) ?? {};
         const choice = this.#choice(rawChoice, rawDelta, i);
         const calls = this.#toolCallPieces(rawDelta.tool_calls);
-        return calls.length > 0 ? { ...choice, delta: { ...choice.delta, tool_calls: calls } } : choice;
+        return calls.length > 0
+          ? newChoice(choice.index, { ...choice.delta, tool_calls: calls }, choice.finish_reason)
+          : choice;
       });
       into.push(this.#chunk(raw, choices));
     }
@@ -111,24 +114,17 @@ export class ChunkNormalizer {
   }
 
   #chunk(raw: Record<string, unknown>, choices: Choice[]): ChatCompletionChunk {
-    const chunk: ChatCompletionChunk = {
-      id: this.#id!,
-      object: 'chat.completion.chunk',
-      created: this.#created!,
-      model: this.#model ?? this.target.model,
-      choices,
-    };
-    if (raw.system_fingerprint !== undefined)
-      chunk.system_fingerprint = asString(raw.system_fingerprint) ?? null;
-    return chunk;
+    const fingerprint =
+      raw.system_fingerprint === undefined ? undefined : (asString(raw.system_fingerprint) ?? null);
+    return newChunk(this.#id!, this.#created!, this.#model ?? this.target.model, choices, fingerprint);
   }
 
   #choice(raw: Record<string, unknown>, rawDelta: Record<string, unknown>, i: number): Choice {
-    return {
-      index: typeof raw.index === 'number' ? raw.index : i,
-      delta: normalizeDelta(rawDelta),
-      finish_reason: finishReasonOf(raw.finish_reason, this.target, this.hooks),
-    };
+    return newChoice(
+      typeof raw.index === 'number' ? raw.index : i,
+      normalizeDelta(rawDelta),
+      finishReasonOf(raw.finish_reason, this.target, this.hooks),
+    );
   }
 
   #toolCallPieces(value: unknown): ToolCallDelta[] {
@@ -169,9 +165,11 @@ export class ChunkNormalizer {
 // first, the finish on the last.
 function splitToolCalls(choice: Choice, calls: ToolCallDelta[]): Choice[] {
   const { index, delta, finish_reason } = choice;
-  return calls.map((piece, i) => ({
-    index,
-    delta: i === 0 ? { ...delta, tool_calls: [piece] } : { tool_calls: [piece] },
-    finish_reason: i === calls.length - 1 ? finish_reason : null,
-  }));
+  return calls.map((piece, i) =>
+    newChoice(
+      index,
+      i === 0 ? { ...delta, tool_calls: [piece] } : { tool_calls: [piece] },
+      i === calls.length - 1 ? finish_reason : null,
+    ),
+  );
 }

@@ -10,6 +10,17 @@ export interface SseEvent {
   data: string;
 }
 
+/**
+ * An event as the decoder makes it: by `new`, not as a literal, so that V8 cannot decide to allocate
+ * every event in the old generation (src/providers/shared/chunk-objects.ts says why that costs).
+ */
+class DecodedEvent implements SseEvent {
+  constructor(
+    public event: string | undefined,
+    public data: string,
+  ) {}
+}
+
 /** The largest event (or unterminated line) accepted: a server that never ends one cannot exhaust memory. */
 export const MAX_SSE_EVENT_CHARS = 16 * 1024 * 1024;
 
@@ -85,7 +96,7 @@ export class SseDecoder {
     this.#clearRest();
     const end = rest.charCodeAt(rest.length - 1) === CR ? rest.length - 1 : rest.length;
     if (end >= 5 && rest.charCodeAt(4) === COLON && rest.startsWith('data')) this.#line(rest, 0, end, out);
-    if (this.#data.length > 0) out.push({ event: this.#event, data: this.#data.join('\n') });
+    if (this.#data.length > 0) out.push(new DecodedEvent(this.#event, this.#data.join('\n')));
     clearArray(this.#data);
   }
 
@@ -128,7 +139,7 @@ export class SseDecoder {
     if (start === end) {
       const data = this.#data;
       if (data.length > 0)
-        out.push({ event: this.#event, data: data.length === 1 ? data[0]! : data.join('\n') });
+        out.push(new DecodedEvent(this.#event, data.length === 1 ? data[0]! : data.join('\n')));
       this.#event = undefined;
       clearArray(data);
       this.#pending = 0;

@@ -1,4 +1,5 @@
 import { clearArray } from '../../shared/clear-array.js';
+import { DONE, Yielded } from '../../shared/iteration.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
 import type { CallTimer } from './call-timer.js';
 import { carriesContent } from './chunk-content.js';
@@ -7,8 +8,6 @@ import type { CallOptions, ChunkTransform, ProviderTarget } from './provider-ada
 import { responseTooLarge } from './provider-errors.js';
 import { SseDecoder, type SseEvent } from './sse.js';
 import type { ByteStream } from './streamed-response.js';
-
-const DONE: IteratorResult<never> = Object.freeze({ done: true, value: undefined });
 
 /** Where the body is: being read, ended (its last events still to transform), or every chunk made. */
 type Phase = 'reading' | 'ending' | 'ended';
@@ -172,7 +171,7 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
     }
     this.timer.delivered();
     this.#holding = true;
-    return { done: false, value: chunk };
+    return new Yielded(chunk);
   }
 
   /** Moves the transform's chunks to the caller's queue, holding back those before the first content. */

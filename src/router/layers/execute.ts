@@ -1,5 +1,6 @@
 import type { CallWarning, ProviderRuntime } from '../../providers/shared/provider-adapter.js';
 import type { DeadlineQueue } from '../../shared/deadline-queue.js';
+import type { Endpoint } from '../../types/index.js';
 import type { Call, Handler, Routed, Step } from '../call.js';
 
 export interface ExecuteDeps {
@@ -15,6 +16,21 @@ export interface ExecuteDeps {
 
 /** Settles nothing: the attempt layer above puts its own `settle` on the result. */
 const unsettled = (): void => undefined;
+
+/**
+ * An attempt's result, made by `new`: a stream's outlives young-generation collections, and V8 would
+ * pretenure an object literal's (src/providers/shared/chunk-objects.ts says why that costs).
+ */
+class Served<T> implements Routed<T> {
+  settle: Routed<T>['settle'] = unsettled;
+  constructor(
+    public result: T,
+    public endpoint: Endpoint,
+    public attempts: number,
+    public startMs: number,
+    public firstMs: number,
+  ) {}
+}
 
 /**
  * The innermost step of the call path: runs the call's operation on the endpoint the select layer
@@ -50,6 +66,6 @@ export function executeLayer(deps: ExecuteDeps): Handler {
         },
         call.mockResponse ?? endpoint.deployment.params.mock_response,
       )
-      .then((result) => ({ result, endpoint, attempts, startMs, firstMs: now(), settle: unsettled }));
+      .then((result) => new Served(result, endpoint, attempts, startMs, now()));
   };
 }

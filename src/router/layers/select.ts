@@ -12,7 +12,15 @@ import type { CallSignal } from '../../shared/call-signal.js';
 import { isPromise } from '../../stores/store.js';
 import type { RoutingStrategy } from '../../strategies/strategy.js';
 import type { Endpoint, MinuteUsage, ModelGroup, Tier } from '../../types/index.js';
-import type { Backoff, Call, Handler, Layer, Routed, Step } from '../call.js';
+import {
+  type Backoff,
+  type Call,
+  chosenStep,
+  type Handler,
+  type Layer,
+  type Routed,
+  type Step,
+} from '../call.js';
 import { type CandidatePool, candidatePool } from '../candidates.js';
 
 export interface SelectDeps {
@@ -175,7 +183,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
       }
       // the strategy may have awaited: claim atomically, and choose again if a concurrent call won
       if (!claim(endpoint, counters)) continue;
-      return await next(call, chosen(step, strategy, endpoint));
+      return await next(call, chosenStep(step, strategy, endpoint));
     }
   };
 
@@ -208,7 +216,7 @@ export function selectLayer(deps: SelectDeps, options: SelectOptions): Layer {
       } catch (err) {
         return Promise.reject(err);
       }
-      return next(call, chosen(step, strategy, endpoint));
+      return next(call, chosenStep(step, strategy, endpoint));
     };
 }
 
@@ -225,21 +233,6 @@ async function waitOut(
   const leftMs = deadline - now;
   if (backoff.waitMs > leftMs && RateLimitError.isInstance(backoff.error)) throw backoff.error;
   await sleep(Math.min(backoff.waitMs, Math.max(0, leftMs)), signal);
-}
-
-/** The step of the attempt on the chosen endpoint: the backoff was taken up here, not handed on. */
-function chosen(step: Step, strategy: RoutingStrategy, endpoint: Endpoint): Step {
-  return {
-    group: step.group,
-    tier: step.tier,
-    admits: step.admits,
-    strategy,
-    backoff: undefined,
-    endpoint,
-    trace: step.trace,
-    signal: step.signal,
-    hedge: step.hedge,
-  };
 }
 
 /** How one call chooses in its group: fixed for the call. */

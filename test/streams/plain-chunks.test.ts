@@ -1,83 +1,122 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ChatCompletionChunk, Router } from '../../src/index.js';
-import { newChunk, oneChoice } from '../../src/providers/shared/chunk-objects.js';
-import { KEYS } from '../fixtures/bedrock/load.js';
+import { openAIChunks } from '../../src/providers/openai-compatible/stream-transform.js';
+import type { ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
+import { parseSse } from '../../src/providers/shared/sse.js';
+import { bedrockTarget, KEYS } from '../fixtures/bedrock/load.js';
 import { useMock } from '../helpers.js';
 import { API_KEY } from '../providers/gemini-helpers.js';
 
-// Chunks are made by constructors (so that V8 cannot pretenure them): to their readers they must
-// still be the plain objects a literal makes, fields in OpenAI's order.
+// A stream's chunks, choices, text deltas, iterator results and SSE events are made by constructors
+// (so that V8 cannot pretenure them): to their readers they must still be the plain objects a literal
+// makes, with their fields in the order they had.
 
 const mock = useMock();
 let router: Router | undefined;
 afterEach(() => router?.close());
 
-async function chunksOf(model: string, params: Record<string, unknown>): Promise<ChatCompletionChunk[]> {
+function routerFor(model: string, params: Record<string, unknown>): Router {
   mock.setBehavior('/p', { content: 'one two', usage: { prompt_tokens: 3, completion_tokens: 2 } });
   router = new Router([
     { model_name: 'm', svc_params: { model, api_base: `${mock.url}/p`, api_key: 'sk-test', ...params } },
   ]);
+  return router;
+}
+
+const streamOf = (r: Router) =>
+  r.acompletion({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+
+async function chunksOf(model: string, params: Record<string, unknown>): Promise<ChatCompletionChunk[]> {
   const chunks: ChatCompletionChunk[] = [];
-  for await (const chunk of await router.acompletion({
-    model: 'm',
-    messages: [{ role: 'user', content: 'hi' }],
-    stream: true,
-  }))
-    chunks.push(chunk);
+  for await (const chunk of await streamOf(routerFor(model, params))) chunks.push(chunk);
   return chunks;
 }
 
-describe('stream chunks are plain objects', () => {
+/** Whether every object in `value`, nested ones included, is a plain object or an array. */
+function plainThroughout(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== Array.prototype) return false;
+  return Object.values(value).every(plainThroughout);
+}
+
+const KEYS_BEFORE_CHOICES = ['id', 'object', 'created', 'model'];
+
+describe('stream chunks are plain objects, fields in OpenAI order', () => {
   it.each([
-    ['openai', 'openai/gpt-4o', {}],
-    ['anthropic', 'anthropic/claude-sonnet-4-5', {}],
-    ['gemini', 'gemini/gemini-2.5-flash', { api_key: API_KEY }],
-    ['bedrock', 'bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0', KEYS],
-  ])('%s: every chunk and choice has Object.prototype, fields in OpenAI order', async (_, model, params) => {
+    ['openai', 'openai/gpt-4o', {}, true],
+    ['anthropic', 'anthropic/claude-sonnet-4-5', {}, false],
+    ['gemini', 'gemini/gemini-2.5-flash', { api_key: API_KEY }, true],
+    ['bedrock', 'bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0', KEYS, false],
+  ])('%s', async (_, model, params, fingerprinted) => {
     const chunks = await chunksOf(model, params);
-    expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) {
-      expect(Object.getPrototypeOf(chunk)).toBe(Object.prototype);
-      expect(Object.keys(chunk).slice(0, 4)).toEqual(['id', 'object', 'created', 'model']);
-      for (const choice of chunk.choices) {
-        expect(Object.getPrototypeOf(choice)).toBe(Object.prototype);
-        expect(Object.keys(choice)).toEqual(['index', 'delta', 'finish_reason']);
-      }
-    }
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('one two');
+    expect(chunks.at(-1)?.usage?.completion_tokens).toBe(2);
+    // the fingerprint is the upstream's, where it sends one (OpenAI's usage-only chunk has none)
+    expect(Object.keys(chunks[0]!).includes('system_fingerprint')).toBe(fingerprinted);
+    for (const chunk of chunks) {
+      expect(plainThroughout(chunk)).toBe(true);
+      expect(Object.keys(chunk)).toEqual([
+        ...KEYS_BEFORE_CHOICES,
+        ...('system_fingerprint' in chunk ? ['system_fingerprint'] : []),
+        'choices',
+        ...(chunk.usage ? ['usage'] : []),
+      ]);
+      for (const choice of chunk.choices)
+        expect(Object.keys(choice)).toEqual(['index', 'delta', 'finish_reason']);
+    }
+  });
+
+  it('an OpenAI-compatible chunk of several choices, and tool-call pieces, are plain too', async () => {
+    const event = (choices: unknown[]) =>
+      `data: ${JSON.stringify({ id: 'c', created: 1, model: 'gpt', choices })}\n\n`;
+    const body = [
+      event([
+        { index: 0, delta: { role: 'assistant', content: 'a' }, finish_reason: null },
+        { index: 1, delta: { role: 'assistant', content: 'b' }, finish_reason: null },
+      ]),
+      event([
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, id: 't1', function: { name: 'f', arguments: '{}' } }] },
+          finish_reason: 'tool_calls',
+        },
+      ]),
+      event([{ index: 1, delta: {}, finish_reason: 'stop' }]),
+    ].join('');
+    const bytes = (async function* () {
+      yield Buffer.from(body);
+    })();
+    const target: ProviderTarget = { ...bedrockTarget(undefined), provider: 'openai', model: 'gpt' };
+    const chunks: ChatCompletionChunk[] = [];
+    for await (const chunk of openAIChunks(bytes, target)) chunks.push(chunk);
+    expect(chunks.map((c) => c.choices.length)).toEqual([2, 1, 1, 1]);
+    expect(chunks.every(plainThroughout)).toBe(true);
   });
 });
 
-describe('newChunk', () => {
-  it('serialises as the literal it replaces', () => {
-    const chunk = newChunk('c1', 7, 'gpt', oneChoice(0, { content: 'x' }, null));
-    expect(JSON.stringify(chunk)).toBe(
-      JSON.stringify({
-        id: 'c1',
-        object: 'chat.completion.chunk',
-        created: 7,
-        model: 'gpt',
-        choices: [{ index: 0, delta: { content: 'x' }, finish_reason: null }],
-      }),
-    );
-    expect(chunk).toStrictEqual({
-      id: 'c1',
-      object: 'chat.completion.chunk',
-      created: 7,
-      model: 'gpt',
-      choices: [{ index: 0, delta: { content: 'x' }, finish_reason: null }],
-    });
+describe('what a stream hands out around its chunks is plain too', () => {
+  it('iterator results: { done, value } with Object.prototype', async () => {
+    const chunks = (await streamOf(routerFor('openai/gpt-4o', {})))[Symbol.asyncIterator]();
+    const first = await chunks.next();
+    const second = await chunks.next();
+    for (const result of [first, second]) {
+      expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+      expect(Object.keys(result)).toEqual(['done', 'value']);
+    }
+    await chunks.return?.();
   });
 
-  it('sets system_fingerprint before the choices only when one is given', () => {
-    expect('system_fingerprint' in newChunk('c', 1, 'm', [])).toBe(false);
-    expect(Object.keys(newChunk('c', 1, 'm', [], null))).toEqual([
-      'id',
-      'object',
-      'created',
-      'model',
-      'system_fingerprint',
-      'choices',
+  it('parseSse events: { event, data } with Object.prototype', async () => {
+    const body = (async function* () {
+      yield Buffer.from('event: ping\ndata: {}\n\ndata: x\n\n');
+    })();
+    const events = [];
+    for await (const event of parseSse(body)) events.push(event);
+    expect(events).toStrictEqual([
+      { event: 'ping', data: '{}' },
+      { event: undefined, data: 'x' },
     ]);
+    expect(events.map(Object.getPrototypeOf)).toEqual([Object.prototype, Object.prototype]);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
-import { newChunk, oneChoice } from '../shared/chunk-objects.js';
+import { newChunk, oneChoice, textDelta } from '../shared/chunk-objects.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -44,7 +44,7 @@ function onBlockStart(state: StreamState, event: Json): ChunkDelta | undefined {
   switch (block.type) {
     case 'text': {
       const text = asString(block.text);
-      return text ? { content: text } : undefined;
+      return text ? textDelta(text) : undefined;
     }
     case 'thinking': {
       const thinking = asString(block.thinking);
@@ -71,7 +71,7 @@ function onBlockDelta(state: StreamState, event: Json): ChunkDelta | undefined {
   const delta = asRecord(event.delta) ?? {};
   switch (delta.type) {
     case 'text_delta':
-      return { content: asString(delta.text) ?? '' };
+      return textDelta(asString(delta.text) ?? '');
     case 'thinking_delta': {
       const thinking = asString(delta.thinking) ?? '';
       return { reasoning_content: thinking, thinking_blocks: [{ type: 'thinking', thinking }] };

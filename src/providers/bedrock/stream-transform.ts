@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason } from '../../types/index.js';
-import { newChunk, oneChoice } from '../shared/chunk-objects.js';
+import { newChunk, oneChoice, textDelta } from '../shared/chunk-objects.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -78,7 +78,7 @@ function onReasoningDelta(state: StreamState, reasoning: Json): ChunkDelta | und
 
 function onBlockDelta(state: StreamState, event: Json): ChunkDelta | undefined {
   const delta = asRecord(event.delta) ?? {};
-  if (typeof delta.text === 'string') return delta.text === '' ? undefined : { content: delta.text };
+  if (typeof delta.text === 'string') return delta.text === '' ? undefined : textDelta(delta.text);
   const reasoning = asRecord(delta.reasoningContent);
   if (reasoning) return onReasoningDelta(state, reasoning);
   const piece = asString(asRecord(delta.toolUse)?.input);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
-import { newChunk, oneChoice } from '../shared/chunk-objects.js';
+import { newChunk, oneChoice, textDelta } from '../shared/chunk-objects.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -41,7 +41,7 @@ function deltasOf(candidate: Record<string, unknown>, state: CandidateState): Ch
   const deltas: ChunkDelta[] = [];
   if (parts.reasoning !== '') deltas.push({ reasoning_content: parts.reasoning });
   if (parts.text !== '' || parts.signatures.length > 0) {
-    const delta: ChunkDelta = parts.text !== '' ? { content: parts.text } : {};
+    const delta: ChunkDelta = parts.text !== '' ? textDelta(parts.text) : {};
     if (parts.signatures.length > 0)
       delta.provider_specific_fields = { thought_signatures: parts.signatures };
     deltas.push(delta);

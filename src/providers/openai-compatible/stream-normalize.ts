@@ -92,7 +92,7 @@ export class ChunkNormalizer {
       const choice = this.#choice(rawChoice, rawDelta, 0);
       const calls = this.#toolCallPieces(rawDelta.tool_calls);
       if (calls.length === 0) into.push(this.#chunk(raw, Array.of(choice)));
-      else for (const piece of splitToolCalls(choice, calls)) into.push(this.#chunk(raw, [piece]));
+      else for (const piece of splitToolCalls(choice, calls)) into.push(this.#chunk(raw, Array.of(piece)));
     } else {
       const choices = rawChoices.map((item, i) => {
         const rawChoice = asRecord(item) ?? {};

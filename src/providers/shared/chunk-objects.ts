@@ -68,6 +68,17 @@ export function newChoice(index: number, delta: ChunkDelta, finish: FinishReason
   return new ChoiceObject(index, delta, finish);
 }
 
+function TextDelta(this: ChunkDelta, text: string): void {
+  this.content = text;
+}
+TextDelta.prototype = Object.prototype;
+const NewTextDelta = TextDelta as unknown as new (text: string) => ChunkDelta;
+
+/** `{ content: text }`, a stream's common delta (a plain object, as `newChunk`'s). */
+export function textDelta(text: string): ChunkDelta {
+  return new NewTextDelta(text);
+}
+
 /** A chunk's list of one choice (`Array.of`: an array literal has an allocation site too). */
 export function oneChoice(index: number, delta: ChunkDelta, finish: FinishReason | null): Choice[] {
   return Array.of(newChoice(index, delta, finish));

@@ -1,5 +1,5 @@
 import { clearArray } from '../../shared/clear-array.js';
-import { DONE, Yielded } from '../../shared/iteration.js';
+import { DONE, yielded } from '../../shared/iteration.js';
 import type { ChatCompletionChunk } from '../../types/index.js';
 import type { CallTimer } from './call-timer.js';
 import { carriesContent } from './chunk-content.js';
@@ -171,7 +171,7 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
     }
     this.timer.delivered();
     this.#holding = true;
-    return new Yielded(chunk);
+    return yielded(chunk);
   }
 
   /** Moves the transform's chunks to the caller's queue, holding back those before the first content. */

@@ -7,7 +7,7 @@ import { bedrockTarget, KEYS } from '../fixtures/bedrock/load.js';
 import { useMock } from '../helpers.js';
 import { API_KEY } from '../providers/gemini-helpers.js';
 
-// A stream's chunks, choices, text deltas, iterator results and SSE events are made by constructors
+// A stream's chunks, choices, text and reasoning deltas, iterator results and SSE events are made by constructors
 // (so that V8 cannot pretenure them): to their readers they must still be the plain objects a literal
 // makes, with their fields in the order they had.
 
@@ -16,19 +16,27 @@ let router: Router | undefined;
 afterEach(() => router?.close());
 
 function routerFor(model: string, params: Record<string, unknown>): Router {
-  mock.setBehavior('/p', { content: 'one two', usage: { prompt_tokens: 3, completion_tokens: 2 } });
+  mock.setBehavior('/p', {
+    reasoning: 'think first',
+    content: 'one two',
+    usage: { prompt_tokens: 3, completion_tokens: 2 },
+  });
   router = new Router([
     { model_name: 'm', svc_params: { model, api_base: `${mock.url}/p`, api_key: 'sk-test', ...params } },
   ]);
   return router;
 }
 
-const streamOf = (r: Router) =>
-  r.acompletion({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+const streamOf = (r: Router, extra: Record<string, unknown> = {}) =>
+  r.acompletion({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true, ...extra });
 
-async function chunksOf(model: string, params: Record<string, unknown>): Promise<ChatCompletionChunk[]> {
+async function chunksOf(
+  model: string,
+  params: Record<string, unknown>,
+  extra: Record<string, unknown>,
+): Promise<ChatCompletionChunk[]> {
   const chunks: ChatCompletionChunk[] = [];
-  for await (const chunk of await streamOf(routerFor(model, params))) chunks.push(chunk);
+  for await (const chunk of await streamOf(routerFor(model, params), extra)) chunks.push(chunk);
   return chunks;
 }
 
@@ -44,14 +52,16 @@ const KEYS_BEFORE_CHOICES = ['id', 'object', 'created', 'model'];
 
 describe('stream chunks are plain objects, fields in OpenAI order', () => {
   it.each([
-    ['openai', 'openai/gpt-4o', {}, true],
-    ['anthropic', 'anthropic/claude-sonnet-4-5', {}, false],
-    ['gemini', 'gemini/gemini-2.5-flash', { api_key: API_KEY }, true],
-    ['bedrock', 'bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0', KEYS, false],
-  ])('%s', async (_, model, params, fingerprinted) => {
-    const chunks = await chunksOf(model, params);
+    ['openai', 'openai/gpt-4o', {}, true, {}],
+    ['anthropic', 'anthropic/claude-sonnet-4-5', {}, false, {}],
+    // Gemini sends its thoughts when asked to
+    ['gemini', 'gemini/gemini-2.5-flash', { api_key: API_KEY }, true, { reasoning_effort: 'low' }],
+    ['bedrock', 'bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0', KEYS, false, {}],
+  ])('%s', async (_, model, params, fingerprinted, extra) => {
+    const chunks = await chunksOf(model, params, extra);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('one two');
-    expect(chunks.at(-1)?.usage?.completion_tokens).toBe(2);
+    expect(chunks.map((c) => c.choices[0]?.delta.reasoning_content ?? '').join('')).toBe('think first');
+    expect(chunks.at(-1)?.usage?.prompt_tokens).toBe(3);
     // the fingerprint is the upstream's, where it sends one (OpenAI's usage-only chunk has none)
     expect(Object.keys(chunks[0]!).includes('system_fingerprint')).toBe(fingerprinted);
     for (const chunk of chunks) {

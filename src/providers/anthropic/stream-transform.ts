@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
-import { newChunk, oneChoice, textDelta } from '../shared/chunk-objects.js';
+import { newChunk, oneChoice, reasoningDelta, textDelta } from '../shared/chunk-objects.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -48,9 +48,7 @@ function onBlockStart(state: StreamState, event: Json): ChunkDelta | undefined {
     }
     case 'thinking': {
       const thinking = asString(block.thinking);
-      return thinking
-        ? { reasoning_content: thinking, thinking_blocks: [{ type: 'thinking', thinking }] }
-        : undefined;
+      return thinking ? reasoningDelta(thinking, true) : undefined;
     }
     // redacted thinking never streams deltas: its whole `data` comes with the block's start
     case 'redacted_thinking':
@@ -74,7 +72,7 @@ function onBlockDelta(state: StreamState, event: Json): ChunkDelta | undefined {
       return textDelta(asString(delta.text) ?? '');
     case 'thinking_delta': {
       const thinking = asString(delta.thinking) ?? '';
-      return { reasoning_content: thinking, thinking_blocks: [{ type: 'thinking', thinking }] };
+      return reasoningDelta(thinking, true);
     }
     case 'signature_delta':
       return {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ErrorContext, errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason } from '../../types/index.js';
-import { newChunk, oneChoice, textDelta } from '../shared/chunk-objects.js';
+import { newChunk, oneChoice, reasoningDelta, textDelta } from '../shared/chunk-objects.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -60,9 +60,7 @@ function onReasoningDelta(state: StreamState, reasoning: Json): ChunkDelta | und
   const text = asString(reasoning.text);
   if (text !== undefined) {
     if (text === '') return undefined;
-    return state.claude
-      ? { reasoning_content: text, thinking_blocks: [{ type: 'thinking', thinking: text }] }
-      : { reasoning_content: text };
+    return reasoningDelta(text, state.claude);
   }
   const signature = asString(reasoning.signature);
   const redacted = asString(reasoning.redactedContent);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorFromResponse, statusForCode } from '../../errors/map-error.js';
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from '../../types/index.js';
-import { newChunk, oneChoice, textDelta } from '../shared/chunk-objects.js';
+import { newChunk, oneChoice, reasoningDelta, textDelta } from '../shared/chunk-objects.js';
 import { errorContextOf } from '../shared/error-context.js';
 import { asFiniteNumber, asRecord, asString } from '../shared/json.js';
 import type { ChunkTransform, ProviderTarget, StreamMonitor } from '../shared/provider-adapter.js';
@@ -39,7 +39,7 @@ function throwStreamError(error: Record<string, unknown>, target: ProviderTarget
 function deltasOf(candidate: Record<string, unknown>, state: CandidateState): ChunkDelta[] {
   const parts = readParts(asRecord(candidate.content)?.parts);
   const deltas: ChunkDelta[] = [];
-  if (parts.reasoning !== '') deltas.push({ reasoning_content: parts.reasoning });
+  if (parts.reasoning !== '') deltas.push(reasoningDelta(parts.reasoning, false));
   if (parts.text !== '' || parts.signatures.length > 0) {
     const delta: ChunkDelta = parts.text !== '' ? textDelta(parts.text) : {};
     if (parts.signatures.length > 0)

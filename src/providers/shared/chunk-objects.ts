@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, ChunkDelta, FinishReason } from '../../types/index.js';
+import type { ChatCompletionChunk, ChunkDelta, FinishReason, ThinkingBlock } from '../../types/index.js';
 
 type Choice = ChatCompletionChunk['choices'][number];
 
@@ -77,6 +77,29 @@ const NewTextDelta = TextDelta as unknown as new (text: string) => ChunkDelta;
 /** `{ content: text }`, a stream's common delta (a plain object, as `newChunk`'s). */
 export function textDelta(text: string): ChunkDelta {
   return new NewTextDelta(text);
+}
+
+function ThinkingPiece(this: ThinkingBlock, thinking: string): void {
+  this.type = 'thinking';
+  this.thinking = thinking;
+}
+ThinkingPiece.prototype = Object.prototype;
+const NewThinkingPiece = ThinkingPiece as unknown as new (thinking: string) => ThinkingBlock;
+
+function ReasoningDelta(this: ChunkDelta, text: string, block: boolean): void {
+  this.reasoning_content = text;
+  if (block) this.thinking_blocks = Array.of<ThinkingBlock>(new NewThinkingPiece(text));
+}
+ReasoningDelta.prototype = Object.prototype;
+const NewReasoningDelta = ReasoningDelta as unknown as new (text: string, block: boolean) => ChunkDelta;
+
+/**
+ * `{ reasoning_content: text }`, with `thinking_blocks: [{ type: 'thinking', thinking: text }]` when
+ * `block` (Anthropic-type reasoning): a reasoning stream's common delta (plain objects, as
+ * `newChunk`'s).
+ */
+export function reasoningDelta(text: string, block: boolean): ChunkDelta {
+  return new NewReasoningDelta(text, block);
 }
 
 /** A chunk's list of one choice (`Array.of`: an array literal has an allocation site too). */

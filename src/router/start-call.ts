@@ -121,27 +121,28 @@ export function startCall<B extends RoutableRequest, T>(
  * by `new` have no allocation site, so V8 cannot make that decision for them.
  */
 class StartedCall<B extends RoutableRequest, T> implements Call<T> {
-  readonly kind: RequestKind;
-  readonly model: string;
-  readonly group: ModelGroup;
-  readonly request: B;
-  readonly stream: boolean;
-  readonly signal: CallSignal | undefined;
-  readonly allowModel: ((model: string) => boolean) | undefined;
-  readonly asyncEntry: boolean;
-  readonly pricedOnly: boolean;
-  readonly onAbortedAttempt: ((attempt: AbortedAttempt) => void) | undefined;
-  readonly eligible: ((endpoint: Endpoint) => boolean) | undefined;
-  readonly spent: (() => boolean) | undefined;
-  readonly numRetries: number | undefined;
-  readonly deadline: number;
-  readonly startMs: number;
-  readonly operation: Operation<T>;
-  readonly body: object;
-  readonly timeoutMs: number | undefined;
-  readonly dropParams: boolean;
-  readonly mockResponse: string | undefined;
-  readonly history: History;
+  // declared, not class fields: the constructor defines each once, in this order
+  declare readonly kind: RequestKind;
+  declare readonly model: string;
+  declare readonly group: ModelGroup;
+  declare readonly request: B;
+  declare readonly stream: boolean;
+  declare readonly signal: CallSignal | undefined;
+  declare readonly allowModel: ((model: string) => boolean) | undefined;
+  declare readonly asyncEntry: boolean;
+  declare readonly pricedOnly: boolean;
+  declare readonly onAbortedAttempt: ((attempt: AbortedAttempt) => void) | undefined;
+  declare readonly eligible: ((endpoint: Endpoint) => boolean) | undefined;
+  declare readonly spent: (() => boolean) | undefined;
+  declare readonly numRetries: number | undefined;
+  declare readonly deadline: number;
+  declare readonly startMs: number;
+  declare readonly operation: Operation<T>;
+  declare readonly body: object;
+  declare readonly timeoutMs: number | undefined;
+  declare readonly dropParams: boolean;
+  declare readonly mockResponse: string | undefined;
+  declare readonly history: History;
 
   constructor(start: CallStart<B, T>, config: RouterConfig, group: ModelGroup, now: number) {
     const { request, stream } = start;

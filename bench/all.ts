@@ -239,7 +239,7 @@ async function library(upstreamUrl: string): Promise<void> {
   const promoted = await bytesPerCall(upstreamUrl, 5000, 50, { BENCH_ALLOCATED: 'promoted' });
   say(
     `Promoted per call (the same profiler counting only what lived through a young-generation collection, or was allocated in the old generation at once: what a full collection must free): ${fourClients(promoted, ratio)}. ` +
-      'V8 pretenures an object literal whose objects outlive young collections; a stream made its chunks, events and call state as literals until the twentieth pass of #27, and most runs then promoted 1 to 5 KiB a streamed call. A figure from a few collections: it moves between runs more than the bytes allocated.',
+      'V8 pretenures an object literal whose objects outlive young collections; a stream made its chunks, events and call state as literals until the twentieth pass of #27, and most runs then promoted 1.2 to 4.8 KiB a streamed call. A figure from a few collections: it moves between runs more than the bytes allocated.',
   );
   say();
   // calls held 400 ms by the upstream (streams after their first content), so that all of them are in

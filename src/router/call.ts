@@ -116,17 +116,39 @@ export interface Step {
  * step (`{ ...step, backoff }`), which makes a plain copy.
  */
 class StepOf implements Step {
+  // declared, not class fields (or parameter properties, emitted as class fields): the constructor
+  // defines each once, in this order
+  declare readonly group: ModelGroup;
+  declare readonly tier: Tier;
+  declare readonly admits: Admits | undefined;
+  declare readonly strategy: RoutingStrategy | undefined;
+  declare readonly backoff: Backoff | undefined;
+  declare readonly endpoint: Endpoint | undefined;
+  declare readonly trace: CallTrace | undefined;
+  declare readonly signal: CallSignal | undefined;
+  declare readonly hedge: boolean;
+
   constructor(
-    readonly group: ModelGroup,
-    readonly tier: Tier,
-    readonly admits: Admits | undefined,
-    readonly strategy: RoutingStrategy | undefined,
-    readonly backoff: Backoff | undefined,
-    readonly endpoint: Endpoint | undefined,
-    readonly trace: CallTrace | undefined,
-    readonly signal: CallSignal | undefined,
-    readonly hedge: boolean,
-  ) {}
+    group: ModelGroup,
+    tier: Tier,
+    admits: Admits | undefined,
+    strategy: RoutingStrategy | undefined,
+    backoff: Backoff | undefined,
+    endpoint: Endpoint | undefined,
+    trace: CallTrace | undefined,
+    signal: CallSignal | undefined,
+    hedge: boolean,
+  ) {
+    this.group = group;
+    this.tier = tier;
+    this.admits = admits;
+    this.strategy = strategy;
+    this.backoff = backoff;
+    this.endpoint = endpoint;
+    this.trace = trace;
+    this.signal = signal;
+    this.hedge = hedge;
+  }
 }
 
 /** The step a call starts with: its requested group, that group's first tier, nothing decided. */

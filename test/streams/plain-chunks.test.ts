@@ -13,7 +13,10 @@ import { API_KEY } from '../providers/gemini-helpers.js';
 
 const mock = useMock();
 let router: Router | undefined;
-afterEach(() => router?.close());
+afterEach(async () => {
+  await router?.close();
+  router = undefined;
+});
 
 function routerFor(model: string, params: Record<string, unknown>): Router {
   mock.setBehavior('/p', {
@@ -77,7 +80,7 @@ describe('stream chunks are plain objects, fields in OpenAI order', () => {
     }
   });
 
-  it('an OpenAI-compatible chunk of several choices, and tool-call pieces, are plain too', async () => {
+  it('an OpenAI-compatible chunk of several choices, and tool-call pieces in one or several, are plain too', async () => {
     const event = (choices: unknown[]) =>
       `data: ${JSON.stringify({ id: 'c', created: 1, model: 'gpt', choices })}\n\n`;
     const body = [
@@ -92,7 +95,14 @@ describe('stream chunks are plain objects, fields in OpenAI order', () => {
           finish_reason: 'tool_calls',
         },
       ]),
-      event([{ index: 1, delta: {}, finish_reason: 'stop' }]),
+      event([
+        { index: 0, delta: {}, finish_reason: null },
+        {
+          index: 1,
+          delta: { tool_calls: [{ index: 0, id: 't2', function: { name: 'g', arguments: '{}' } }] },
+          finish_reason: 'tool_calls',
+        },
+      ]),
     ].join('');
     const bytes = (async function* () {
       yield Buffer.from(body);
@@ -100,7 +110,7 @@ describe('stream chunks are plain objects, fields in OpenAI order', () => {
     const target: ProviderTarget = { ...bedrockTarget(undefined), provider: 'openai', model: 'gpt' };
     const chunks: ChatCompletionChunk[] = [];
     for await (const chunk of openAIChunks(bytes, target)) chunks.push(chunk);
-    expect(chunks.map((c) => c.choices.length)).toEqual([2, 1, 1, 1]);
+    expect(chunks.map((c) => c.choices.length)).toEqual([2, 1, 1, 2]);
     expect(chunks.every(plainThroughout)).toBe(true);
   });
 });

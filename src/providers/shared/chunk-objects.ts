@@ -7,9 +7,9 @@ type Choice = ChatCompletionChunk['choices'][number];
 // young-generation collection, it allocates that site's objects in the old generation from then on
 // ("pretenuring"), a decision it rarely revisits. A stream's chunks can live through one, waiting in
 // a reader's queue while many streams are read at once (or while the code is still warming up), and
-// after such a decision every chunk of every later stream died in the old generation: up to 5 KiB a
-// streamed call promoted instead of a few hundred bytes, and full collections to free them, in most
-// runs of the bench's library streams at concurrency 50 on Node 20. Objects made by `new`
+// after such a decision every chunk of every later stream died in the old generation: 1.2 to 4.8
+// KiB a streamed call promoted instead of under 1, and full collections to free them, in most runs
+// of the bench's library streams at concurrency 50 on Node 20. Objects made by `new`
 // have no allocation site. The constructors' prototype is Object.prototype, so that a chunk is still
 // a plain object to whoever reads it (`Object.getPrototypeOf(chunk) === Object.prototype`).
 

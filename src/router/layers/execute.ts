@@ -22,14 +22,22 @@ const unsettled = (): void => undefined;
  * pretenure an object literal's (src/providers/shared/chunk-objects.ts says why that costs).
  */
 class Served<T> implements Routed<T> {
-  settle: Routed<T>['settle'] = unsettled;
-  constructor(
-    public result: T,
-    public endpoint: Endpoint,
-    public attempts: number,
-    public startMs: number,
-    public firstMs: number,
-  ) {}
+  // declared, not class fields: the constructor defines each once, in this order
+  declare result: T;
+  declare endpoint: Endpoint;
+  declare attempts: number;
+  declare startMs: number;
+  declare firstMs: number;
+  declare settle: Routed<T>['settle'];
+
+  constructor(result: T, endpoint: Endpoint, attempts: number, startMs: number, firstMs: number) {
+    this.result = result;
+    this.endpoint = endpoint;
+    this.attempts = attempts;
+    this.startMs = startMs;
+    this.firstMs = firstMs;
+    this.settle = unsettled;
+  }
 }
 
 /**

@@ -66,7 +66,7 @@ export async function jwtCaller(
   request: JwtRequestFacts,
   token: string,
   model: string | undefined,
-  asKey: (keyHash: string) => Promise<Caller>,
+  asKey: (keyHash: string) => Caller | Promise<Caller>,
   checked?: CheckedCredential,
 ): Promise<Caller> {
   const auth = await gate.auth.authenticate({ ...jwtRequest(request, token), model, checked });

@@ -74,6 +74,18 @@ export class LookupCache<V extends object> {
     }
   }
 
+  /**
+   * What memory holds for `id` while it is fresh: the record, or null when `id` has none. Undefined
+   * when it must be read with `get` (not held, stale, or being read): a warm lookup answered without a
+   * promise.
+   */
+  cached(id: string): V | null | undefined {
+    if (id.length > this.#maxIdLength) return null;
+    const entry = this.#cache.get(id);
+    if (entry === undefined) return undefined;
+    return entry === MISSING ? null : (entry as V);
+  }
+
   /** Forgets one id: the next lookup reads it again. */
   invalidate(id: string): void {
     this.#cache.delete(id);

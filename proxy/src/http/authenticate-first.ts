@@ -32,9 +32,13 @@ export function authenticateFirst(app: FastifyInstance, authenticate: Authentica
       done(routeNotFound(request));
       return;
     }
-    authenticate.beforeBody(request).then(
-      () => done(null, payload),
-      (error: Error) => done(error),
-    );
+    // a caller known at once (a warm key) goes on without a promise
+    const pending = authenticate.beforeBody(request);
+    if (pending === undefined) done(null, payload);
+    else
+      pending.then(
+        () => done(null, payload),
+        (error: Error) => done(error),
+      );
   });
 }

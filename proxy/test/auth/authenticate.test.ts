@@ -4,6 +4,7 @@ import type { AuthContext, JwtAuth } from '@svc/router/jwt';
 import { describe, expect, it } from 'vitest';
 import { type AuthInput, createAuthenticate } from '../../src/auth/authenticate.js';
 import { KeyCache } from '../../src/auth/key-cache.js';
+import { TeamCache } from '../../src/auth/team-cache.js';
 import { hashKey } from '../../src/auth/virtual-key.js';
 import { keyIdentity } from './key-identity.js';
 
@@ -110,5 +111,81 @@ describe('authenticate, JWT auth on', () => {
     await authenticate.beforeBody(request);
     expect(await authenticate(request, 'gpt-4o')).toEqual({ kind: 'key', key });
     expect(lookups).toBe(1);
+  });
+});
+
+describe('authenticate, a key already in memory', () => {
+  const TEAM = {
+    blocked: false,
+    models: ['gpt-4o'],
+    maxBudget: null,
+    spend: 0,
+    budgetResetAt: null,
+    softBudget: null,
+    organizationId: null,
+    rpmLimit: null,
+    tpmLimit: null,
+  };
+
+  /** Authentication of one virtual key of team `t`, its clock and its team's status settable. */
+  function warm(keyFields: Partial<ReturnType<typeof keyIdentity>> = {}) {
+    const clock = { now: 1_000 };
+    const team = { ...TEAM };
+    const teamKey = keyIdentity({ keyHash: hashKey(VIRTUAL_KEY), teamId: 't', ...keyFields });
+    const keys = new KeyCache(async (hash) => (hash === teamKey.keyHash ? teamKey : undefined), {
+      ttlMs: 60_000,
+    });
+    const teams = new TeamCache(async () => ({ ...team }), { ttlMs: 60_000 });
+    const authenticate = createAuthenticate({
+      masterKey: 'sk-master-1234',
+      keys,
+      teams,
+      now: () => clock.now,
+    });
+    const request = (value = VIRTUAL_KEY): AuthInput => ({
+      headers: { authorization: `Bearer ${value}` },
+      url: '/v1/chat/completions',
+      method: 'POST',
+    });
+    return { authenticate, request, clock, team, teams, teamKey };
+  }
+
+  it('gives the caller at once, without a promise, once the key and its team were read', async () => {
+    const { authenticate, request, teamKey } = warm();
+    expect(await authenticate(request())).toEqual({ kind: 'key', key: teamKey, teamModels: ['gpt-4o'] });
+    expect(authenticate(request())).toEqual({ kind: 'key', key: teamKey, teamModels: ['gpt-4o'] });
+    expect(authenticate.beforeBody(request())).toBeUndefined();
+  });
+
+  it('still refuses it, as a rejected promise, once it has expired', async () => {
+    const { authenticate, request, clock } = warm({ expiresAt: new Date(2_000) });
+    await authenticate(request());
+    clock.now = 2_000;
+    const refused = authenticate(request());
+    expect(refused).toBeInstanceOf(Promise);
+    await expect(refused).rejects.toMatchObject({ status: 401, code: 'expired_api_key' });
+    await expect(authenticate.beforeBody(request())).rejects.toMatchObject({ code: 'expired_api_key' });
+  });
+
+  it("still refuses it once its team is blocked (the team's record read again)", async () => {
+    const { authenticate, request, team, teams } = warm();
+    await authenticate(request());
+    team.blocked = true;
+    teams.invalidate('t');
+    await expect(authenticate(request())).rejects.toMatchObject({ status: 403, code: 'team_blocked' });
+    await expect(authenticate(request())).rejects.toMatchObject({ status: 403, code: 'team_blocked' });
+  });
+
+  it('refuses an unknown key at once and again, as a rejected promise', async () => {
+    const { authenticate, request } = warm();
+    await expect(authenticate(request('sk-svc-unknown'))).rejects.toMatchObject({ status: 401 });
+    const again = authenticate(request('sk-svc-unknown'));
+    expect(again).toBeInstanceOf(Promise);
+    await expect(again).rejects.toMatchObject({ code: 'invalid_api_key' });
+  });
+
+  it('gives the master key its caller at once', () => {
+    const { authenticate, request } = warm();
+    expect(authenticate(request('sk-master-1234'))).toEqual({ kind: 'master' });
   });
 });

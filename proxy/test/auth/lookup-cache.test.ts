@@ -31,6 +31,24 @@ describe('LookupCache', () => {
     expect(await cache.get('abc')).toEqual({ id: 'abc' });
     expect(lookups).toEqual(['abc']);
   });
+
+  it('cached: a fresh record at once, null for an id known to have none, undefined until read', async () => {
+    const cache = new LookupCache(async (id) => (id === 'a' ? { id } : undefined), { ttlMs: 60_000 });
+    expect([cache.cached('a'), cache.cached('b')]).toEqual([undefined, undefined]);
+    await cache.get('a');
+    await cache.get('b');
+    expect([cache.cached('a'), cache.cached('b')]).toEqual([{ id: 'a' }, null]);
+    cache.invalidate('a');
+    expect(cache.cached('a')).toBeUndefined();
+  });
+
+  it('cached: undefined once the record is older than the TTL', async () => {
+    const { cache } = recordingCache({ ttlMs: 20 });
+    await cache.get('a');
+    expect(cache.cached('a')).toEqual({ id: 'a' });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(cache.cached('a')).toBeUndefined();
+  });
 });
 
 describe('OwnerCaches', () => {

@@ -132,18 +132,16 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
     }
   }) as Authenticate;
   authenticate.beforeBody = (request) => {
-    let presented: string;
-    let caller: Caller | Promise<Caller> | undefined;
     try {
-      presented = presentedOrThrow(request);
-      caller = keyCaller(request, presented);
+      const presented = presentedOrThrow(request);
+      const caller = keyCaller(request, presented);
+      if (caller) return isPromise(caller) ? caller.then(ignore) : undefined;
+      return jwt!.auth.checkCredential(jwtRequest(request, presented)).then((checked) => {
+        checkedTokens.set(request, checked);
+      });
     } catch (error) {
       return Promise.reject(error);
     }
-    if (caller) return isPromise(caller) ? caller.then(ignore) : undefined;
-    return jwt!.auth.checkCredential(jwtRequest(request, presented)).then((checked) => {
-      checkedTokens.set(request, checked);
-    });
   };
   return authenticate;
 }

@@ -147,7 +147,7 @@ describe('authenticate, a key already in memory', () => {
       url: '/v1/chat/completions',
       method: 'POST',
     });
-    return { authenticate, request, clock, team, teams, teamKey };
+    return { authenticate, request, clock, team, teams, keys, teamKey };
   }
 
   it('gives the caller at once, without a promise, once the key and its team were read', async () => {
@@ -174,6 +174,17 @@ describe('authenticate, a key already in memory', () => {
     teams.invalidate('t');
     await expect(authenticate(request())).rejects.toMatchObject({ status: 403, code: 'team_blocked' });
     await expect(authenticate(request())).rejects.toMatchObject({ status: 403, code: 'team_blocked' });
+  });
+
+  it('refuses a key blocked since it was read, once its record is read again', async () => {
+    const { authenticate, request, keys, teamKey } = warm();
+    await authenticate(request());
+    teamKey.blocked = true;
+    keys.invalidate(teamKey.keyHash);
+    await expect(authenticate(request())).rejects.toMatchObject({ status: 403, code: 'key_blocked' });
+    const again = authenticate(request());
+    expect(again).toBeInstanceOf(Promise);
+    await expect(again).rejects.toMatchObject({ code: 'key_blocked' });
   });
 
   it('refuses an unknown key at once and again, as a rejected promise', async () => {

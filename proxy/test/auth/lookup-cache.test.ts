@@ -42,11 +42,20 @@ describe('LookupCache', () => {
     expect(cache.cached('a')).toBeUndefined();
   });
 
+  it('cached: undefined while the record is being read, and after clear', async () => {
+    const { cache } = recordingCache({ ttlMs: 60_000 });
+    const reading = cache.get('a');
+    expect(cache.cached('a')).toBeUndefined();
+    await reading;
+    cache.clear();
+    expect(cache.cached('a')).toBeUndefined();
+  });
+
   it('cached: undefined once the record is older than the TTL', async () => {
-    const { cache } = recordingCache({ ttlMs: 20 });
+    const { cache } = recordingCache({ ttlMs: 200 });
     await cache.get('a');
     expect(cache.cached('a')).toEqual({ id: 'a' });
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await new Promise((resolve) => setTimeout(resolve, 250));
     expect(cache.cached('a')).toBeUndefined();
   });
 });

@@ -2,16 +2,16 @@ import type { ChatCompletionChunk, ChunkDelta, FinishReason, ThinkingBlock } fro
 
 type Choice = ChatCompletionChunk['choices'][number];
 
-// A stream's chunks and choices are made by constructors, not object literals. V8 tracks where each
-// literal is made (its allocation site), and once most of a site's objects have lived through a
-// young-generation collection, it allocates that site's objects in the old generation from then on
-// ("pretenuring"), a decision it rarely revisits. A stream's chunks can live through one, waiting in
-// a reader's queue while many streams are read at once (or while the code is still warming up), and
-// after such a decision every chunk of every later stream died in the old generation: 1.2 to 4.8
-// KiB a streamed call promoted instead of under 1, and full collections to free them, in most runs
-// of the bench's library streams at concurrency 50 on Node 20. Objects made by `new`
-// have no allocation site. The constructors' prototype is Object.prototype, so that a chunk is still
-// a plain object to whoever reads it (`Object.getPrototypeOf(chunk) === Object.prototype`).
+// A stream's chunks, choices and common deltas are made by constructors, not object literals. V8
+// tracks where each literal is made (its allocation site), and once most of a site's objects have
+// lived through a young-generation collection, it allocates that site's objects in the old
+// generation from then on ("pretenuring"), a decision it rarely revisits. A stream's chunks can live
+// through one, waiting in a reader's queue while many streams are read at once (or while the code is
+// still warming up), and after such a decision every chunk of every later stream died in the old
+// generation: 1.2 to 4.8 KiB a streamed call promoted instead of under 1, and full collections to
+// free them, in most runs of the bench's library streams at concurrency 50 on Node 20. Objects made
+// by `new` have no allocation site. The constructors' prototype is Object.prototype, so that a chunk
+// is still a plain object to whoever reads it (`Object.getPrototypeOf(chunk) === Object.prototype`).
 
 interface ChunkFields {
   id: string;

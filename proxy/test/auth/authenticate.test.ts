@@ -6,7 +6,7 @@ import { type AuthInput, createAuthenticate } from '../../src/auth/authenticate.
 import { KeyCache } from '../../src/auth/key-cache.js';
 import { TeamCache } from '../../src/auth/team-cache.js';
 import { hashKey } from '../../src/auth/virtual-key.js';
-import { keyIdentity } from './key-identity.js';
+import { keyIdentity, teamStatus } from './key-identity.js';
 
 const VIRTUAL_KEY = 'sk-svc-0123456789abcdef';
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
@@ -115,22 +115,10 @@ describe('authenticate, JWT auth on', () => {
 });
 
 describe('authenticate, a key already in memory', () => {
-  const TEAM = {
-    blocked: false,
-    models: ['gpt-4o'],
-    maxBudget: null,
-    spend: 0,
-    budgetResetAt: null,
-    softBudget: null,
-    organizationId: null,
-    rpmLimit: null,
-    tpmLimit: null,
-  };
-
   /** Authentication of one virtual key of team `t`, its clock and its team's status settable. */
   function warm(keyFields: Partial<ReturnType<typeof keyIdentity>> = {}) {
     const clock = { now: 1_000 };
-    const team = { ...TEAM };
+    const team = teamStatus({ models: ['gpt-4o'] });
     const teamKey = keyIdentity({ keyHash: hashKey(VIRTUAL_KEY), teamId: 't', ...keyFields });
     const keys = new KeyCache(async (hash) => (hash === teamKey.keyHash ? teamKey : undefined), {
       ttlMs: 60_000,

@@ -1,4 +1,5 @@
 import type { KeyIdentity } from '../../src/auth/caller.js';
+import type { TeamStatus } from '../../src/auth/team-cache.js';
 
 /** A virtual key's identity as authentication gives it: no limits, not blocked, `overrides` on top. */
 export function keyIdentity(overrides: Partial<KeyIdentity> = {}): KeyIdentity {
@@ -19,6 +20,22 @@ export function keyIdentity(overrides: Partial<KeyIdentity> = {}): KeyIdentity {
     expiresAt: null,
     blocked: false,
     metadata: {},
+    ...overrides,
+  };
+}
+
+/** A team's status as authentication reads it: open to every model, no limits, `overrides` on top. */
+export function teamStatus(overrides: Partial<TeamStatus> = {}): TeamStatus {
+  return {
+    blocked: false,
+    models: [],
+    maxBudget: null,
+    spend: 0,
+    budgetResetAt: null,
+    softBudget: null,
+    organizationId: null,
+    rpmLimit: null,
+    tpmLimit: null,
     ...overrides,
   };
 }

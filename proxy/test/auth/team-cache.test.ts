@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TeamCache, type TeamStatus } from '../../src/auth/team-cache.js';
+import { teamStatus } from './key-identity.js';
 
-const open: TeamStatus = {
-  blocked: false,
-  models: [],
-  maxBudget: null,
-  spend: 0,
-  budgetResetAt: null,
-  softBudget: null,
-  organizationId: null,
-  rpmLimit: null,
-  tpmLimit: null,
-};
+const open: TeamStatus = teamStatus();
 const blocked: TeamStatus = { ...open, blocked: true };
 
 /** A cache over a table the test changes, counting lookups. */

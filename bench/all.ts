@@ -1,7 +1,7 @@
 // bench/all.ts (npm run bench): every headline bench in one run, written to docs/benchmarks.md (the
 // section between the `bench:begin` and `bench:end` markers; the rest of the document is kept).
 // - library: router.acompletion against direct undici calls (overhead-client.ts), plain and streamed, at
-//   concurrency 1, 50 and 500; added time to first token (streaming-client.ts); bytes allocated per call; heap per call in flight;
+//   concurrency 1, 50 and 500, and long streams (100 content chunks) at 1 and 50; added time to first token (streaming-client.ts); bytes allocated per call; heap per call in flight;
 // - gateway: svc-router (virtual key and JWT; PGlite and Postgres) beside a bare undici pass-through
 //   (passthrough-server.ts) and @portkey-ai/gateway (lib/portkey.ts) on the same upstream; then the
 //   pass-through and svc-router again with no core of their own (unpinned), beside the pinned figures;
@@ -65,6 +65,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
   throw new Error(`BENCH_ROUNDS must be a whole number of at least 1, not ${process.env.BENCH_ROUNDS}`);
 const LIB_COUNT = Number(process.env.BENCH_LIB_COUNT ?? 10_000);
+// the content chunks of the library's long streams
+const LONG_CONTENTS = 100;
 // bench/spend.ts is run a second time on a log this many rows long (0: not)
 const SPEND_PREFILL = Number(process.env.BENCH_SPEND_PREFILL ?? 1_000_000);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
@@ -179,23 +181,54 @@ async function library(upstreamUrl: string): Promise<void> {
     '| mode | concurrency | direct req/s | router req/s | ratio | ratio range | direct CPU/call (µs) | router CPU/call (µs) | added p50 (µs) |',
   );
   say('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const cells = pairs.flatMap(([mode, direct, router]) =>
-    [1, 50, 500].map((concurrency) => ({ mode, direct, router, concurrency, rounds: [] as LibraryPair[] })),
-  );
+  // long streams (LONG_CONTENTS content chunks, as real answers have hundreds) from an upstream of
+  // their own: fewer calls, each a hundred events, and a shorter warm-up, which is counted in events
+  // as much as in calls (each call runs the per-chunk code a hundred times)
+  const long = spawnScript('fast-upstream.ts', ['--content-chunks', String(LONG_CONTENTS)], {
+    cpu: LOAD_CORE,
+  });
+  children.push(long);
+  const longUrl = await firstLine(long);
+  const cells = [
+    ...pairs.flatMap(([mode, direct, router]) =>
+      [1, 50, 500].map((concurrency) => ({
+        mode: mode as string,
+        direct,
+        router,
+        concurrency,
+        url: upstreamUrl,
+        count: concurrency === 1 ? Math.ceil(LIB_COUNT / 4) : LIB_COUNT,
+        env: {},
+        rounds: [] as LibraryPair[],
+      })),
+    ),
+    ...[1, 50].map((concurrency) => ({
+      mode: `streaming, ${LONG_CONTENTS} chunks`,
+      direct: 'direct-stream',
+      router: 'router-stream',
+      concurrency,
+      url: longUrl,
+      count: Math.ceil(LIB_COUNT / (concurrency === 1 ? 20 : 5)),
+      env: { BENCH_WARMUP: '3000' },
+      rounds: [] as LibraryPair[],
+    })),
+  ];
   // a cell's two runs follow each other, and every cell is measured once per round: the machine's
   // drift over minutes (this one's speed varies by a third) falls on both sides of a ratio alike
   for (let round = 1; round <= ROUNDS; round++)
     for (const cell of cells) {
       note(`library round ${round}: ${cell.mode} ${cell.concurrency}`);
-      const count = String(cell.concurrency === 1 ? Math.ceil(LIB_COUNT / 4) : LIB_COUNT);
       const run = (client: string) =>
-        runJson<ClientResult>('overhead-client.ts', [client, upstreamUrl, count, String(cell.concurrency)], {
-          cpu: SERVER_CORE,
-        });
+        runJson<ClientResult>(
+          'overhead-client.ts',
+          [client, cell.url, String(cell.count), String(cell.concurrency)],
+          { cpu: SERVER_CORE, env: cell.env },
+        );
       const d = await run(cell.direct);
       const r = await run(cell.router);
       cell.rounds.push({ d, r, ratio: r.rps / d.rps });
     }
+  await stopChild(long);
   for (const { mode, concurrency, rounds } of cells) {
     const { d, r } = medianBy(rounds, (round) => round.ratio);
     const ratios = rounds.map((round) => round.ratio);
@@ -211,8 +244,19 @@ async function library(upstreamUrl: string): Promise<void> {
   });
   say(
     `Warm-up: each run makes ${cells[0]!.rounds[0]!.d.warmUpCalls.toLocaleString('en')} calls before the measured ones (bench/lib/warm-up.ts: V8 ` +
-      "is still warming up, the router's longer call path more, for about 12,500 calls). Their CPU per call, direct / router (µs; the median round's): " +
+      "is still warming up, the router's longer call path more, for about 12,500 calls; 3,000 for the long streams, 300,000 events). Their CPU per call, direct / router (µs; the median round's): " +
       `${warmUps.join('; ')}.`,
+  );
+  say();
+  const perChunk = cells
+    .filter((cell) => cell.url === longUrl)
+    .map(({ concurrency, rounds }) => {
+      const { d, r } = medianBy(rounds, (round) => round.ratio);
+      return `concurrency ${concurrency}: ${fixed((r.cpuUsPerCall - d.cpuUsPerCall) / LONG_CONTENTS, 2)} µs`;
+    });
+  say(
+    `Long streams: ${LONG_CONTENTS} content chunks a call (bench/fast-upstream.ts \`--content-chunks\`), so that what each chunk costs outweighs what each call costs, as in a real answer. ` +
+      `The router's CPU a chunk over the direct client's (the CPU per call's difference over ${LONG_CONTENTS}): ${perChunk.join('; ')}.`,
   );
   say();
   const ttft = (client: string) =>

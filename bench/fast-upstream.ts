@@ -1,18 +1,21 @@
 // A minimal OpenAI-format upstream for the overhead and proxy benches, in its own process: it drains each
 // request and answers one fixed chat completion, or, when the body asks for `"stream":true`, a short fixed
 // SSE stream (role, three content chunks, finish_reason, usage, [DONE]: the shape OpenAI sends with
-// `stream_options.include_usage`; bench/lib/openai-answers.ts). Everything is built once, so it costs
+// `stream_options.include_usage`; bench/lib/openai-answers.ts; `--content-chunks N` for N of them). Everything is built once, so it costs
 // far less CPU per call than what is measured in front of it (the mock provider parses and builds each
 // answer). `GET /__cpu` reports its CPU use. Prints its URL, serves until killed.
 import { createServer } from 'node:http';
 import { CpuMeter } from './lib/cpu-meter.js';
-import { CHAT_BODY, CHAT_HEADERS, STREAM_FLAG, STREAM_FRAMES, STREAM_HEADERS } from './lib/openai-answers.js';
+import { CHAT_BODY, CHAT_HEADERS, STREAM_FLAG, STREAM_HEADERS, streamFrames } from './lib/openai-answers.js';
 
 // `--hold-ms N`: calls stay in flight N ms (bench/all.ts's memory per call): a plain answer waits that
 // long; a stream sends its headers and first two frames (the role and the first content) at once and
 // the rest after the wait, so that a streamed call is held where a stream spends its life: being read
 const holdAt = process.argv.indexOf('--hold-ms');
 const HOLD_MS = holdAt === -1 ? 0 : Number(process.argv[holdAt + 1]);
+// `--content-chunks N`: streams of N content chunks (default 3; bench/all.ts's long streams: 100)
+const contentsAt = process.argv.indexOf('--content-chunks');
+const STREAM_FRAMES = streamFrames(contentsAt === -1 ? 3 : Number(process.argv[contentsAt + 1]));
 
 const meter = new CpuMeter();
 const server = createServer((req, res) => {

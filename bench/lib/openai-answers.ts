@@ -40,16 +40,26 @@ const delta = (d: object, finish: string | null = null) => [
   { index: 0, delta: d, logprobs: null, finish_reason: finish },
 ];
 
-/** The same answer streamed: seven SSE frames, the last `data: [DONE]`. */
-export const STREAM_FRAMES: readonly Buffer[] = [
-  chunk(delta({ role: 'assistant', content: '' })),
-  chunk(delta({ content: 'Hel' })),
-  chunk(delta({ content: 'lo' })),
-  chunk(delta({ content: '!' })),
-  chunk(delta({}, 'stop')),
-  chunk([], { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 }),
-  Buffer.from('data: [DONE]\n\n'),
-];
+const PIECES = ['Hel', 'lo', '!'];
+
+/**
+ * A streamed answer with `contents` content chunks (`Hel`, `lo`, `!`, then ` more` as often as it
+ * takes), between the role's opener and the finish, usage and `[DONE]` frames. Real answers run to
+ * hundreds of chunks: a long one shows what each chunk costs, which a short one hides behind what
+ * each call costs.
+ */
+export function streamFrames(contents: number): readonly Buffer[] {
+  return [
+    chunk(delta({ role: 'assistant', content: '' })),
+    ...Array.from({ length: contents }, (_, i) => chunk(delta({ content: PIECES[i] ?? ' more' }))),
+    chunk(delta({}, 'stop')),
+    chunk([], { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 }),
+    Buffer.from('data: [DONE]\n\n'),
+  ];
+}
+
+/** The same answer streamed: seven SSE frames (three of content), the last `data: [DONE]`. */
+export const STREAM_FRAMES: readonly Buffer[] = streamFrames(PIECES.length);
 export const STREAM_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 
 /** What a request body holds when it asks for a stream (as the bench clients write it). */

@@ -10,7 +10,8 @@ type ToolCallDelta = NonNullable<ChunkDelta['tool_calls']>[number];
 type Choice = ChatCompletionChunk['choices'][number];
 
 const NO_CALLS: ToolCallDelta[] = [];
-const NO_CHOICES: readonly unknown[] = [];
+// never written: only a list of one choice is
+const NO_CHOICES: unknown[] = [];
 
 const emptyValue = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
@@ -25,23 +26,51 @@ export function isEmptyDelta(delta: ChunkDelta): boolean {
   return true;
 }
 
-/** Whether a chunk carries nothing to yield: no delta text, no finish, no usage. */
-export function isEmptyChunk(chunk: ChatCompletionChunk): boolean {
-  return !chunk.usage && chunk.choices.every((c) => c.finish_reason === null && isEmptyDelta(c.delta));
+/**
+ * Whether no choice carries anything: no finish, no delta text (true of none). An indexed loop: this
+ * runs on every chunk, and `every` with an arrow function made a function object each time.
+ */
+function carryNothing(choices: readonly Choice[]): boolean {
+  for (let i = 0; i < choices.length; i++) {
+    const choice = choices[i]!;
+    if (choice.finish_reason !== null || !isEmptyDelta(choice.delta)) return false;
+  }
+  return true;
 }
 
+/** Whether a chunk carries nothing to yield: no delta text, no finish, no usage. */
+export function isEmptyChunk(chunk: ChatCompletionChunk): boolean {
+  return !chunk.usage && carryNothing(chunk.choices);
+}
+
+/** Whether a delta field is one `normalizeDelta` changes or leaves out. */
+const changes = (key: string, value: unknown): boolean =>
+  key === 'tool_calls' ||
+  key === 'reasoning' ||
+  key === 'reasoning_details' ||
+  key === '__proto__' ||
+  (value === null && key !== 'content') ||
+  (key === 'reasoning_content' && emptyValue(value));
+
 // `reasoning` (OpenRouter, vLLM) becomes `reasoning_content`; OpenRouter's `reasoning_details` pieces
-// go to `provider_specific_fields`; null and empty placeholders are removed. Built field by field into
-// a new object (no rest copy, no `delete`, which would turn each delta into a slow dictionary object).
+// go to `provider_specific_fields`; null and empty placeholders are removed. A delta with none of
+// these (most of a stream's: `{"content":"..."}`) is the parsed object itself, which nothing else
+// holds; any other is built field by field into a new object (no rest copy, no `delete`, which would
+// turn each delta into a slow dictionary object).
 function normalizeDelta(raw: Record<string, unknown>): ChunkDelta {
+  let clean = true;
+  for (const key in raw) {
+    if (changes(key, raw[key])) {
+      clean = false;
+      break;
+    }
+  }
+  if (clean) return raw as ChunkDelta;
   const delta: Record<string, unknown> = {};
   for (const key in raw) {
     const value = raw[key];
-    if (key === 'tool_calls' || key === 'reasoning' || key === 'reasoning_details') continue;
-    if (key === '__proto__') continue; // an own key of the parsed JSON, a prototype if assigned
-    if (value === null && key !== 'content') continue;
-    if (key === 'reasoning_content' && emptyValue(value)) continue;
-    delta[key] = value;
+    // (`__proto__` is an own key of the parsed JSON, but a prototype if assigned)
+    if (!changes(key, value)) delta[key] = value;
   }
   const { reasoning, reasoning_details } = raw;
   if (delta.reasoning_content === undefined && typeof reasoning === 'string' && reasoning !== '')
@@ -78,7 +107,7 @@ export class ChunkNormalizer {
    * are split. Appended, not returned, so that the common event allocates only the chunk it makes.
    */
   normalize(raw: Record<string, unknown>, into: ChatCompletionChunk[]): void {
-    const rawChoices = Array.isArray(raw.choices) ? raw.choices : NO_CHOICES;
+    const rawChoices: unknown[] = Array.isArray(raw.choices) ? raw.choices : NO_CHOICES;
     const hasUsage = raw.usage !== undefined && raw.usage !== null;
     if (rawChoices.length === 0 && !hasUsage) return;
     this.#id ??= asString(raw.id) || `chatcmpl-${randomUUID()}`;
@@ -91,8 +120,11 @@ export class ChunkNormalizer {
       const rawDelta = asRecord(rawChoice.delta) ?? {};
       const choice = this.#choice(rawChoice, rawDelta, 0);
       const calls = this.#toolCallPieces(rawDelta.tool_calls);
-      if (calls.length === 0) into.push(this.#chunk(raw, Array.of(choice)));
-      else for (const piece of splitToolCalls(choice, calls)) into.push(this.#chunk(raw, Array.of(piece)));
+      if (calls.length === 0) {
+        // the parsed list of one choice, which nothing else holds, now holds the chunk's choice
+        rawChoices[0] = choice;
+        into.push(this.#chunk(raw, rawChoices as Choice[]));
+      } else for (const piece of splitToolCalls(choice, calls)) into.push(this.#chunk(raw, Array.of(piece)));
     } else {
       const choices = rawChoices.map((item, i) => {
         const rawChoice = asRecord(item) ?? {};
@@ -109,7 +141,7 @@ export class ChunkNormalizer {
     if (hasUsage) {
       const last = into[into.length - 1]!;
       last.usage = usageOf(raw.usage, this.hooks);
-      if (last.choices.every((c) => c.finish_reason === null && isEmptyDelta(c.delta))) last.choices = [];
+      if (carryNothing(last.choices)) last.choices = [];
     }
   }
 

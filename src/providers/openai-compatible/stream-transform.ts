@@ -58,8 +58,11 @@ export class OpenAIChunkTransform implements ChunkTransform<ChatCompletionChunk>
   }
 
   /** Counts the chunk's choices and finishes, then hands it through the chunk hook and the role rule to `out`. */
+  // indexed loops, not for-of: this runs on every chunk, and an array iterator is an object made each time
   #emit(normalized: ChatCompletionChunk, out: ChatCompletionChunk[]): void {
-    for (const choice of normalized.choices) {
+    const choices = normalized.choices;
+    for (let i = 0; i < choices.length; i++) {
+      const choice = choices[i]!;
       if (choice.index >= this.#choices) this.#choices = choice.index + 1;
       if (choice.finish_reason === null) continue;
       this.#finished ??= new Set();
@@ -69,8 +72,13 @@ export class OpenAIChunkTransform implements ChunkTransform<ChatCompletionChunk>
     if (!chunk || (this.#started && isEmptyChunk(chunk))) return;
     const first = chunk.choices[0];
     if (!this.#started && first) first.delta = { role: 'assistant', ...first.delta };
-    // (`delete` only where there is a role: even a delete of nothing takes V8's slow path)
-    else for (const choice of chunk.choices) if (choice.delta.role !== undefined) delete choice.delta.role;
+    else {
+      // (`delete` only where there is a role: even a delete of nothing takes V8's slow path)
+      for (let i = 0; i < chunk.choices.length; i++) {
+        const delta = chunk.choices[i]!.delta;
+        if (delta.role !== undefined) delete delta.role;
+      }
+    }
     this.#started ||= first !== undefined;
     out.push(chunk);
   }

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk } from '../../src/index.js';
 import { openAIChunks } from '../../src/providers/openai-compatible/stream-transform.js';
 import type { ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
+import { bedrockTarget } from '../fixtures/bedrock/load.js';
 
 // Most deltas of a stream are `{"content":"..."}` and are handed out as parsed; any delta with
 // something to change is rebuilt. Either way a reader sees the same normalised delta.
 
-const target: ProviderTarget = { provider: 'openai', model: 'gpt-4o', apiKey: 'sk-test' };
+// any whole target: an OpenAI one has only these fields of its own
+const target: ProviderTarget = { ...bedrockTarget(undefined), provider: 'openai', model: 'gpt-4o' };
 
 /** The chunks of a stream whose events carry these choices (one event each, then a finish and [DONE]). */
 async function chunksOf(...choices: unknown[][]): Promise<ChatCompletionChunk[]> {

@@ -222,10 +222,12 @@ export class CallTimer {
     return this.#expiry;
   }
 
-  /** A complete stream event arrived: the gap deadline starts again. */
-  event(): void {
-    this.#lastEvent = performance.now();
+  /** A complete stream event arrived: the gap deadline starts again. Returns the clock it read. */
+  event(): number {
+    const now = performance.now();
+    this.#lastEvent = now;
     this.#events = true;
+    return now;
   }
 
   /** The first content chunk arrived: `first_token_timeout` no longer applies. */
@@ -233,10 +235,14 @@ export class CallTimer {
     this.#firstTokenMs = NEVER;
   }
 
-  /** A chunk went to the caller: until it asks for the next, `stream_timeout` bounds its pause. */
-  delivered(): void {
+  /**
+   * A chunk went to the caller: until it asks for the next, `stream_timeout` bounds its pause.
+   * `now`: the clock as the caller's code last read it, when nothing waited since (a clock read
+   * less per chunk).
+   */
+  delivered(now = performance.now()): void {
     this.#reading = false;
-    this.#deliveredAt = performance.now();
+    this.#deliveredAt = now;
   }
 
   /** The caller asks for the next chunk: the upstream's gap applies again. */

@@ -113,15 +113,17 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
 
   /** The next result in hand or made from bytes already buffered; undefined when bytes must be waited for. */
   #step(): IteratorResult<Chunk> | undefined {
+    // the clock read for an event taken in this step, which hands its chunk over microseconds later
+    let now: number | undefined;
     for (;;) {
-      if (this.#readyAt < this.#ready.length) return this.#handOut();
+      if (this.#readyAt < this.#ready.length) return this.#handOut(now);
       if (this.#eventAt < this.#events.length) {
         const event = this.#events[this.#eventAt++]!;
         if (this.#eventAt === this.#events.length) {
           clearArray(this.#events);
           this.#eventAt = 0;
         }
-        this.timer.event();
+        now = this.timer.event();
         this.transform.event(event, this.#out);
         this.#guard();
         continue;
@@ -163,13 +165,13 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
     this.#decoder.push(bytes, this.#events);
   }
 
-  #handOut(): IteratorResult<Chunk> {
+  #handOut(now: number | undefined): IteratorResult<Chunk> {
     const chunk = this.#ready[this.#readyAt++]!;
     if (this.#readyAt === this.#ready.length) {
       clearArray(this.#ready);
       this.#readyAt = 0;
     }
-    this.timer.delivered();
+    this.timer.delivered(now);
     this.#holding = true;
     return yielded(chunk);
   }

@@ -23,6 +23,7 @@ import type {
   TranscriptionRequest,
   TranscriptionResponse,
 } from '../types/index.js';
+import type { ChatCompletionStreamIterator } from './chat-stream.js';
 import { mockChatChunks, mockChatCompletion, mockTextCompletion } from './mock-response.js';
 import type { Run } from './start-call.js';
 
@@ -117,9 +118,12 @@ export class Executor {
             onBodyClose: () => tell(false),
             onUnread: () => tell(true),
           });
-    const rest = chunks[Symbol.asyncIterator]();
+    const rest: AsyncIterator<ChatCompletionChunk> & {
+      nextReady?: ChatCompletionStreamIterator['nextReady'];
+    } = chunks[Symbol.asyncIterator]();
     return {
-      first: await rest.next(),
+      // taken without a promise when its bytes came with the headers (the stream reader's nextReady)
+      first: rest.nextReady?.() ?? (await rest.next()),
       rest,
       onClose: (listener) => {
         if (closed) listener(closed.unread);

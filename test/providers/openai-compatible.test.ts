@@ -203,6 +203,21 @@ describe('OpenAI-compatible streaming', () => {
     expect((error as Error).message).toContain('stream ended before it finished (no finish_reason)');
   });
 
+  it('answers a request it cannot build with a rejected promise, never a throw, and sends nothing', async () => {
+    const opened = invokeStream(
+      http,
+      openaiAdapter,
+      openaiAdapter.chatStream,
+      // a BigInt has no JSON form
+      { model: 'group', messages: [{ role: 'user', content: 'hi' }], temperature: 1n } as never,
+      target(),
+      options,
+    );
+    expect(opened).toBeInstanceOf(Promise);
+    await expect(opened).rejects.toThrow(/temperature/);
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it('throws APIConnectionError when the connection is cut mid-stream', async () => {
     mock.setBehavior('/p', { stream: { cutAfter: 2 } });
     await expect(stream()).rejects.toBeInstanceOf(APIConnectionError);

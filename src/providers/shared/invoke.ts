@@ -321,7 +321,7 @@ async function* guardStream<Chunk extends ChatCompletionChunk>(
  * the iterator as contract errors. Events that are not JSON are skipped and told to
  * `options.onWarning`.
  */
-export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
+export function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   http: HttpClient,
   adapter: ProviderAdapter,
   operation: StreamOperation<Req, Chunk>,
@@ -329,11 +329,45 @@ export async function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   target: ProviderTarget,
   options: CallOptions,
 ): Promise<AsyncIterable<Chunk>> {
-  const built = buildWire(operation, request, target, options);
-  const wire = isPromise(built) ? await built : built;
+  // not an async function: the common stream (its request built at once, its events transformed
+  // synchronously) is `readStream`'s promise itself, without a frame and a promise of this one's;
+  // a failure is still always a rejection
+  try {
+    const built = buildWire(operation, request, target, options);
+    if (isPromise(built))
+      return built.then((wire) => openStream(http, adapter, operation, wire, request, target, options));
+    return openStream(http, adapter, operation, built, request, target, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function openStream<Req, Chunk extends ChatCompletionChunk>(
+  http: HttpClient,
+  adapter: ProviderAdapter,
+  operation: StreamOperation<Req, Chunk>,
+  wire: WireRequest,
+  request: Req,
+  target: ProviderTarget,
+  options: CallOptions,
+): Promise<AsyncIterable<Chunk>> {
   const timer = CallTimer.forStream(options, options.signal, options.onUnread);
   const transform = operation.transform;
   if (transform) return readStream(http, adapter, transform, wire, request, target, options, timer);
+  return readNodeStream(http, adapter, operation, wire, request, target, options, timer);
+}
+
+/** A stream whose operation parses a Node body (`parse`, no synchronous `transform`). */
+async function readNodeStream<Req, Chunk extends ChatCompletionChunk>(
+  http: HttpClient,
+  adapter: ProviderAdapter,
+  operation: StreamOperation<Req, Chunk>,
+  wire: WireRequest,
+  request: Req,
+  target: ProviderTarget,
+  options: CallOptions,
+  timer: CallTimer,
+): Promise<AsyncIterable<Chunk>> {
   let response: Dispatcher.ResponseData;
   try {
     response = await send(http, wire, timer, options.streamTimeoutMs);

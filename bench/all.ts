@@ -48,6 +48,7 @@ import {
 } from './lib/gateway-load.js';
 import { ensurePortkey, portkeyHeaders, startPortkey } from './lib/portkey.js';
 import { medianBy } from './lib/stats.js';
+import { WARMUP_CALLS } from './lib/warm-up.js';
 import type { SpendFigures } from './spend.js';
 import { spendTable } from './spend.js';
 
@@ -65,8 +66,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
   throw new Error(`BENCH_ROUNDS must be a whole number of at least 1, not ${process.env.BENCH_ROUNDS}`);
 const LIB_COUNT = Number(process.env.BENCH_LIB_COUNT ?? 10_000);
-// the content chunks of the library's long streams
+// the content chunks of the library's long streams, and the calls each of their runs makes to warm
+// up (as many events as 300,000 calls of the seven-frame stream would be, 3,000 calls: fewer if
+// BENCH_WARMUP asks for fewer)
 const LONG_CONTENTS = 100;
+const LONG_WARMUP = Math.min(3000, WARMUP_CALLS);
 // bench/spend.ts is run a second time on a log this many rows long (0: not)
 const SPEND_PREFILL = Number(process.env.BENCH_SPEND_PREFILL ?? 1_000_000);
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
@@ -209,7 +213,7 @@ async function library(upstreamUrl: string): Promise<void> {
       concurrency,
       url: longUrl,
       count: Math.ceil(LIB_COUNT / (concurrency === 1 ? 20 : 5)),
-      env: { BENCH_WARMUP: '3000' },
+      env: { BENCH_WARMUP: String(LONG_WARMUP) },
       rounds: [] as LibraryPair[],
     })),
   ];
@@ -244,19 +248,27 @@ async function library(upstreamUrl: string): Promise<void> {
   });
   say(
     `Warm-up: each run makes ${cells[0]!.rounds[0]!.d.warmUpCalls.toLocaleString('en')} calls before the measured ones (bench/lib/warm-up.ts: V8 ` +
-      "is still warming up, the router's longer call path more, for about 12,500 calls; 3,000 for the long streams, 300,000 events). Their CPU per call, direct / router (µs; the median round's): " +
+      `is still warming up, the router's longer call path more, for about 12,500 calls; the long streams make ${LONG_WARMUP.toLocaleString('en')}, of ${LONG_CONTENTS + 4} events each). Their CPU per call, direct / router (µs; the median round's): ` +
       `${warmUps.join('; ')}.`,
   );
   say();
+  // what the router adds a call, median rounds: on the long stream it is what it adds a call plus
+  // LONG_CONTENTS - 3 chunks more than on the seven-frame stream at the same concurrency
+  const added = (cell: (typeof cells)[number]): number => {
+    const { d, r } = medianBy(cell.rounds, (round) => round.ratio);
+    return r.cpuUsPerCall - d.cpuUsPerCall;
+  };
   const perChunk = cells
     .filter((cell) => cell.url === longUrl)
-    .map(({ concurrency, rounds }) => {
-      const { d, r } = medianBy(rounds, (round) => round.ratio);
-      return `concurrency ${concurrency}: ${fixed((r.cpuUsPerCall - d.cpuUsPerCall) / LONG_CONTENTS, 2)} µs`;
+    .map((long) => {
+      const short = cells.find((c) => c.mode === 'streaming' && c.concurrency === long.concurrency)!;
+      const chunk = (added(long) - added(short)) / (LONG_CONTENTS - 3);
+      return `concurrency ${long.concurrency}: ${fixed(chunk, 2)} µs a chunk (${fixed(added(short), 1)} µs a call)`;
     });
   say(
     `Long streams: ${LONG_CONTENTS} content chunks a call (bench/fast-upstream.ts \`--content-chunks\`), so that what each chunk costs outweighs what each call costs, as in a real answer. ` +
-      `The router's CPU a chunk over the direct client's (the CPU per call's difference over ${LONG_CONTENTS}): ${perChunk.join('; ')}.`,
+      `The router's CPU over the direct client's, a chunk (the difference between what it adds to a long stream's call and to a seven-frame one's, over the ${LONG_CONTENTS - 3} chunks more) and a call (what it adds to a seven-frame stream's): ${perChunk.join('; ')}. ` +
+      'Each figure is a difference of CPU times measured minutes apart: it moves with the machine more than the ratios do.',
   );
   say();
   const ttft = (client: string) =>

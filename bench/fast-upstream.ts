@@ -15,7 +15,12 @@ const holdAt = process.argv.indexOf('--hold-ms');
 const HOLD_MS = holdAt === -1 ? 0 : Number(process.argv[holdAt + 1]);
 // `--content-chunks N`: streams of N content chunks (default 3; bench/all.ts's long streams: 100)
 const contentsAt = process.argv.indexOf('--content-chunks');
-const STREAM_FRAMES = streamFrames(contentsAt === -1 ? 3 : Number(process.argv[contentsAt + 1]));
+const CONTENTS = contentsAt === -1 ? 3 : Number(process.argv[contentsAt + 1]);
+if (!Number.isInteger(CONTENTS) || CONTENTS < 1)
+  throw new Error(
+    `--content-chunks takes a whole number of chunks (1 or more), not ${process.argv[contentsAt + 1]}`,
+  );
+const STREAM_FRAMES = streamFrames(CONTENTS);
 
 const meter = new CpuMeter();
 const server = createServer((req, res) => {

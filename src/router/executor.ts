@@ -23,9 +23,16 @@ import type {
   TranscriptionRequest,
   TranscriptionResponse,
 } from '../types/index.js';
-import type { ChatCompletionStreamIterator } from './chat-stream.js';
 import { mockChatChunks, mockChatCompletion, mockTextCompletion } from './mock-response.js';
 import type { Run } from './start-call.js';
+
+/**
+ * A provider stream's chunks; the stream reader's also hand over a chunk already at hand without a
+ * promise (`nextReady`: undefined when none is, and it throws what `next()` would reject with).
+ */
+type ReadyIterator = AsyncIterator<ChatCompletionChunk> & {
+  nextReady?(): IteratorResult<ChatCompletionChunk> | undefined;
+};
 
 /** A stream whose first chunk has already arrived: failures before it are the router's to handle. */
 export interface OpenedStream {
@@ -118,9 +125,7 @@ export class Executor {
             onBodyClose: () => tell(false),
             onUnread: () => tell(true),
           });
-    const rest: AsyncIterator<ChatCompletionChunk> & {
-      nextReady?: ChatCompletionStreamIterator['nextReady'];
-    } = chunks[Symbol.asyncIterator]();
+    const rest: ReadyIterator = chunks[Symbol.asyncIterator]();
     return {
       // taken without a promise when its bytes came with the headers (the stream reader's nextReady)
       first: rest.nextReady?.() ?? (await rest.next()),

@@ -218,6 +218,24 @@ describe('OpenAI-compatible streaming', () => {
     expect(mock.requests).toHaveLength(0);
   });
 
+  it('answers a request whose asynchronous build fails with that rejection, and sends nothing', async () => {
+    const failing = {
+      ...openaiAdapter.chatStream,
+      build: () => Promise.reject(new Error('no credentials for the signer')),
+    };
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    const opened = invokeStream(
+      http,
+      openaiAdapter,
+      failing,
+      { model: 'group', messages },
+      target(),
+      options,
+    );
+    await expect(opened).rejects.toThrow('no credentials for the signer');
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it('throws APIConnectionError when the connection is cut mid-stream', async () => {
     mock.setBehavior('/p', { stream: { cutAfter: 2 } });
     await expect(stream()).rejects.toBeInstanceOf(APIConnectionError);

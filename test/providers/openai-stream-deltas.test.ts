@@ -2,13 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk } from '../../src/index.js';
 import { openAIChunks } from '../../src/providers/openai-compatible/stream-transform.js';
 import type { ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
-import { bedrockTarget } from '../fixtures/bedrock/load.js';
 
 // Most deltas of a stream are `{"content":"..."}` and are handed out as parsed; any delta with
 // something to change is rebuilt. Either way a reader sees the same normalised delta.
 
-// any whole target: an OpenAI one has only these fields of its own
-const target: ProviderTarget = { ...bedrockTarget(undefined), provider: 'openai', model: 'gpt-4o' };
+const target: ProviderTarget = {
+  provider: 'openai',
+  model: 'gpt-4o',
+  modelId: 'dep',
+  env: {},
+  secrets: [],
+  apiBase: 'http://127.0.0.1:9/v1',
+  apiKey: 'sk-test',
+  apiVersion: undefined,
+  params: { model: 'openai/gpt-4o' },
+};
 
 /** The chunks of a stream whose events carry these choices (one event each, then a finish and [DONE]). */
 async function chunksOf(...choices: unknown[][]): Promise<ChatCompletionChunk[]> {
@@ -37,6 +45,11 @@ describe('OpenAI stream deltas', () => {
     expect(chunks.map((chunk) => Object.keys(chunk.choices[0]!))).toStrictEqual(
       Array(3).fill(['index', 'delta', 'finish_reason']),
     );
+  });
+
+  it('drops a role repeated mid-stream from a delta of text', async () => {
+    const chunks = await chunksOf(one({ content: 'Hel' }), one({ role: 'assistant', content: 'lo' }));
+    expect(deltas(chunks)).toStrictEqual([{ role: 'assistant', content: 'Hel' }, { content: 'lo' }, {}]);
   });
 
   it('drops null fields and empty reasoning from a delta mid-stream', async () => {

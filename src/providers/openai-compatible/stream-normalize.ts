@@ -10,8 +10,7 @@ type ToolCallDelta = NonNullable<ChunkDelta['tool_calls']>[number];
 type Choice = ChatCompletionChunk['choices'][number];
 
 const NO_CALLS: ToolCallDelta[] = [];
-// never written: only a list of one choice is
-const NO_CHOICES: unknown[] = [];
+const NO_CHOICES: readonly unknown[] = [];
 
 const emptyValue = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
@@ -107,7 +106,7 @@ export class ChunkNormalizer {
    * are split. Appended, not returned, so that the common event allocates only the chunk it makes.
    */
   normalize(raw: Record<string, unknown>, into: ChatCompletionChunk[]): void {
-    const rawChoices: unknown[] = Array.isArray(raw.choices) ? raw.choices : NO_CHOICES;
+    const rawChoices: readonly unknown[] = Array.isArray(raw.choices) ? raw.choices : NO_CHOICES;
     const hasUsage = raw.usage !== undefined && raw.usage !== null;
     if (rawChoices.length === 0 && !hasUsage) return;
     this.#id ??= asString(raw.id) || `chatcmpl-${randomUUID()}`;
@@ -121,9 +120,11 @@ export class ChunkNormalizer {
       const choice = this.#choice(rawChoice, rawDelta, 0);
       const calls = this.#toolCallPieces(rawDelta.tool_calls);
       if (calls.length === 0) {
-        // the parsed list of one choice, which nothing else holds, now holds the chunk's choice
-        rawChoices[0] = choice;
-        into.push(this.#chunk(raw, rawChoices as Choice[]));
+        // the parsed list of one choice (`raw.choices`, never NO_CHOICES), which nothing else holds,
+        // now holds the chunk's choice
+        const choices = rawChoices as Choice[];
+        choices[0] = choice;
+        into.push(this.#chunk(raw, choices));
       } else for (const piece of splitToolCalls(choice, calls)) into.push(this.#chunk(raw, Array.of(piece)));
     } else {
       const choices = rawChoices.map((item, i) => {

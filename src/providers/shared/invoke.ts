@@ -316,8 +316,8 @@ async function* guardStream<Chunk extends ChatCompletionChunk>(
  * event do not count), `first_token_timeout` until the first content chunk, `stream_total_timeout`
  * for the whole stream; each fails with a TimeoutError naming it. The first chunk the iterator yields
  * is the first content chunk (with any role-only chunk before it), so failures until then reach
- * whoever awaits it, before any chunk is out. Failures before the stream opens throw here; failures
- * while reading (cut, stalled, too large, provider error event, ended before its finish) throw from
+ * whoever awaits it, before any chunk is out. Failures before the stream opens reject the promise it
+ * returns (it never throws); failures while reading (cut, stalled, too large, provider error event, ended before its finish) throw from
  * the iterator as contract errors. Events that are not JSON are skipped and told to
  * `options.onWarning`.
  */

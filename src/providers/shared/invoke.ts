@@ -317,9 +317,9 @@ async function* guardStream<Chunk extends ChatCompletionChunk>(
  * for the whole stream; each fails with a TimeoutError naming it. The first chunk the iterator yields
  * is the first content chunk (with any role-only chunk before it), so failures until then reach
  * whoever awaits it, before any chunk is out. Failures before the stream opens reject the promise it
- * returns (it never throws); failures while reading (cut, stalled, too large, provider error event, ended before its finish) throw from
- * the iterator as contract errors. Events that are not JSON are skipped and told to
- * `options.onWarning`.
+ * returns (it never throws); failures while reading (cut, stalled, too large, provider error event,
+ * ended before its finish) throw from the iterator as contract errors. Events that are not JSON are
+ * skipped and told to `options.onWarning`.
  */
 export function invokeStream<Req, Chunk extends ChatCompletionChunk>(
   http: HttpClient,

@@ -1,7 +1,8 @@
 // bench/all.ts (npm run bench): every headline bench in one run, written to docs/benchmarks.md (the
 // section between the `bench:begin` and `bench:end` markers; the rest of the document is kept).
 // - library: router.acompletion against direct undici calls (overhead-client.ts), plain and streamed, at
-//   concurrency 1, 50 and 500, and long streams (100 content chunks) at 1 and 50; added time to first token (streaming-client.ts); bytes allocated per call; heap per call in flight;
+//   concurrency 1, 50 and 500, and long streams (100 content chunks) at 1 and 50; added time to
+//   first token (streaming-client.ts); bytes allocated per call; heap per call in flight;
 // - gateway: svc-router (virtual key and JWT; PGlite and Postgres) beside a bare undici pass-through
 //   (passthrough-server.ts) and @portkey-ai/gateway (lib/portkey.ts) on the same upstream; then the
 //   pass-through and svc-router again with no core of their own (unpinned), beside the pinned figures;
@@ -67,8 +68,8 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
   throw new Error(`BENCH_ROUNDS must be a whole number of at least 1, not ${process.env.BENCH_ROUNDS}`);
 const LIB_COUNT = Number(process.env.BENCH_LIB_COUNT ?? 10_000);
 // the content chunks of the library's long streams, and the calls each of their runs makes to warm
-// up (as many events as 300,000 calls of the seven-frame stream would be, 3,000 calls: fewer if
-// BENCH_WARMUP asks for fewer)
+// up: 3,000 calls of 104 events, 312,000 events, three times the seven-frame stream's 15,000 calls
+// of 7 (fewer if BENCH_WARMUP asks for fewer)
 const LONG_CONTENTS = 100;
 const LONG_WARMUP = Math.min(3000, WARMUP_CALLS);
 // bench/spend.ts is run a second time on a log this many rows long (0: not)

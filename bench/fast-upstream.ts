@@ -1,9 +1,10 @@
 // A minimal OpenAI-format upstream for the overhead and proxy benches, in its own process: it drains each
 // request and answers one fixed chat completion, or, when the body asks for `"stream":true`, a short fixed
 // SSE stream (role, three content chunks, finish_reason, usage, [DONE]: the shape OpenAI sends with
-// `stream_options.include_usage`; bench/lib/openai-answers.ts; `--content-chunks N` for N of them). Everything is built once, so it costs
-// far less CPU per call than what is measured in front of it (the mock provider parses and builds each
-// answer). `GET /__cpu` reports its CPU use. Prints its URL, serves until killed.
+// `stream_options.include_usage`; bench/lib/openai-answers.ts; `--content-chunks N` for N of them).
+// Everything is built once, so it costs far less CPU per call than what is measured in front of it (the
+// mock provider parses and builds each answer). `GET /__cpu` reports its CPU use. Prints its URL,
+// serves until killed.
 import { createServer } from 'node:http';
 import { CpuMeter } from './lib/cpu-meter.js';
 import { CHAT_BODY, CHAT_HEADERS, STREAM_FLAG, STREAM_HEADERS, streamFrames } from './lib/openai-answers.js';

@@ -1,7 +1,8 @@
 import { BadRequestError } from '../errors/classes.js';
 import type { HttpClient } from '../providers/shared/http-client.js';
-import { invokeJson, invokeStream } from '../providers/shared/invoke.js';
+import { invokeJson } from '../providers/shared/invoke.js';
 import { invokeBinary } from '../providers/shared/invoke-binary.js';
+import { invokeStream } from '../providers/shared/invoke-stream.js';
 import type { CallOptions, JsonOperation, ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import type {
   ChatCompletion,

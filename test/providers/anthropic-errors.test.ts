@@ -15,7 +15,8 @@ import {
 } from '../../src/index.js';
 import { anthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
-import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
+import { invokeJson } from '../../src/providers/shared/invoke.js';
+import { invokeStream } from '../../src/providers/shared/invoke-stream.js';
 import type { CallOptions } from '../../src/providers/shared/provider-adapter.js';
 import type { MockBehavior } from '../../src/testing/index.js';
 import { useMock } from '../helpers.js';

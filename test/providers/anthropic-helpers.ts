@@ -2,7 +2,8 @@ import { afterAll } from 'vitest';
 import type { ChatCompletionChunk, ChatCompletionRequest, ChatMessage } from '../../src/index.js';
 import { anthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
-import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
+import { invokeJson } from '../../src/providers/shared/invoke.js';
+import { invokeStream } from '../../src/providers/shared/invoke-stream.js';
 import type {
   CallOptions,
   ProviderAdapter,

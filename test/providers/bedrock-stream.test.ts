@@ -9,7 +9,7 @@ import {
 } from '../../src/index.js';
 import { bedrockAdapter } from '../../src/providers/bedrock/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
-import { invokeStream } from '../../src/providers/shared/invoke.js';
+import { invokeStream } from '../../src/providers/shared/invoke-stream.js';
 import type { CallOptions, ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
 import { type MockBehavior, type MockProvider, startMockProvider } from '../../src/testing/index.js';
 import {

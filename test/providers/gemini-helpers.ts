@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { ChatCompletionChunk, ChatCompletionRequest } from '../../src/index.js';
 import { geminiAdapter } from '../../src/providers/gemini/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
-import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
+import { invokeJson } from '../../src/providers/shared/invoke.js';
+import { invokeStream } from '../../src/providers/shared/invoke-stream.js';
 import type {
   CallOptions,
   ProviderAdapter,

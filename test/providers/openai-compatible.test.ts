@@ -9,7 +9,8 @@ import {
 } from '../../src/index.js';
 import { openaiAdapter } from '../../src/providers/openai/adapter.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
-import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
+import { invokeJson } from '../../src/providers/shared/invoke.js';
+import { invokeStream } from '../../src/providers/shared/invoke-stream.js';
 import type { CallOptions, ProviderTarget } from '../../src/providers/shared/provider-adapter.js';
 import { useMock } from '../helpers.js';
 

@@ -5,7 +5,7 @@ import { bedrockAdapter } from '../../src/providers/bedrock/index.js';
 import { geminiAdapter } from '../../src/providers/gemini/index.js';
 import { openaiAdapter } from '../../src/providers/openai/index.js';
 import { HttpClient } from '../../src/providers/shared/http-client.js';
-import { invokeStream } from '../../src/providers/shared/invoke.js';
+import { invokeStream } from '../../src/providers/shared/invoke-stream.js';
 import type {
   CallOptions,
   CallWarning,

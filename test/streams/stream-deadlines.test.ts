@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TimeoutError } from '../../src/index.js';
 import { openaiAdapter } from '../../src/providers/openai/index.js';
-import { invokeJson, invokeStream } from '../../src/providers/shared/invoke.js';
+import { invokeJson } from '../../src/providers/shared/invoke.js';
+import { invokeStream } from '../../src/providers/shared/invoke-stream.js';
 import { FORMATS, OPTIONS, REQUEST, streamSuite, targetOf, textOf } from './helpers.js';
 
 const suite = streamSuite();

@@ -19,7 +19,7 @@ export const firstChoice = () => 0;
  * `allowed_fails` are per wall-clock minute, and a test that crossed into the next one would see
  * them start again at zero.
  */
-function minuteStartClock(): () => number {
+export function minuteStartClock(): () => number {
   const shift = Date.now() % 60_000;
   return () => Date.now() - shift;
 }

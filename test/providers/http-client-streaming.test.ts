@@ -65,6 +65,17 @@ describe('HttpClient.sendStreaming', () => {
     expect(HIGH_WATER_BYTES).toBeLessThan(PIECES * PIECE.length);
   });
 
+  it('hands what arrived while the reader was away over in one read, no more than the high-water mark and a piece', async () => {
+    const { body } = await send('/stream');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const first = body!.read()!;
+    expect(first.length).toBeGreaterThan(PIECE.length);
+    expect(first.length).toBeLessThanOrEqual(HIGH_WATER_BYTES + PIECE.length);
+    expect(first.toString('latin1')).toBe('x'.repeat(first.length));
+    const rest = await drain(body!);
+    expect(first.length + rest.bytes).toBe(PIECES * PIECE.length);
+  });
+
   it('reads an error status body up to its limit, and answers the status', async () => {
     const answer = await send('/error-long', 100);
     expect(answer.statusCode).toBe(429);

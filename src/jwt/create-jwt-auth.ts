@@ -1,3 +1,4 @@
+import { isPromise } from '../stores/store.js';
 import { type AuthRuntime, buildAuthRuntime } from './auth-runtime.js';
 import { authorize, type RequestFacts } from './authorize.js';
 import type { Claims } from './claims.js';
@@ -42,16 +43,34 @@ export interface JwtAuth {
 
 const TEAM_HEADER = 'x-svc-team-id';
 
-async function runCustomValidate(rt: AuthRuntime, payload: Claims): Promise<void> {
+const validateFailed = (cause?: unknown): JwtAuthError =>
+  new JwtAuthError(
+    'custom_validate_failed',
+    'Invalid JWT token',
+    cause === undefined ? undefined : { cause },
+  );
+
+function validAnswer(ok: unknown): void {
+  if (ok === false) throw validateFailed();
+}
+
+/**
+ * Runs `custom_validate` on a verified payload: nothing to wait for when none is set or it answers at
+ * once (a promise only when it returns one), so that the common call pays no promise for it.
+ */
+function runCustomValidate(rt: AuthRuntime, payload: Claims): void | Promise<void> {
   const validate = rt.settings.custom_validate;
   if (!validate) return;
   let ok: unknown;
   try {
-    ok = await validate(payload);
+    ok = validate(payload);
   } catch (cause) {
-    throw new JwtAuthError('custom_validate_failed', 'Invalid JWT token', { cause });
+    throw validateFailed(cause);
   }
-  if (ok === false) throw new JwtAuthError('custom_validate_failed', 'Invalid JWT token');
+  if (!isPromise(ok)) return validAnswer(ok);
+  return Promise.resolve(ok).then(validAnswer, (cause: unknown) => {
+    throw validateFailed(cause);
+  });
 }
 
 /** Whether a verified JWT lacks the identity claims UserInfo should supply (spec 5.9). */
@@ -102,7 +121,7 @@ function requestFacts(
 type Credential =
   | { kind: 'public' }
   | { kind: 'oauth2'; token: string; req: RequestFacts }
-  | { kind: 'userinfo'; claims: Claims; req: RequestFacts }
+  | { kind: 'userinfo'; token: string; claims: Claims; req: RequestFacts }
   | { kind: 'jwt'; token: string; payload: Claims; req: RequestFacts };
 
 const PUBLIC: Credential = { kind: 'public' };
@@ -111,9 +130,10 @@ const PUBLIC: Credential = { kind: 'public' };
  * Checks what the request presents: a public route needs nothing; otherwise the bearer token must
  * verify (signature, issuer, audience, expiry), or resolve through OAuth2 or UserInfo. Each of these
  * is remembered for a while, so checking a credential again (`checkCredential`, then `authenticate`)
- * costs a lookup.
+ * costs a lookup. A promise only when something must be waited for (a signature to verify, UserInfo
+ * to ask); throws what refuses the request at once.
  */
-async function credential(rt: AuthRuntime, request: AuthRequest): Promise<Credential> {
+function credential(rt: AuthRuntime, request: AuthRequest): Credential | Promise<Credential> {
   const path = normalizePath(request.path);
   if (path === undefined) throw new JwtAuthError('path_not_allowed', 'The request path is not allowed');
   if (rt.routes.public(path)) return PUBLIC;
@@ -137,12 +157,14 @@ async function credential(rt: AuthRuntime, request: AuthRequest): Promise<Creden
   }
 
   if (!known && (!parts || rt.keySets.size === 0)) {
-    if (rt.userinfo) return { kind: 'userinfo', claims: await rt.userinfo.claims(token), req };
+    if (rt.userinfo) {
+      return rt.userinfo.claims(token).then((claims) => ({ kind: 'userinfo', token, claims, req }));
+    }
     if (parts) throw new JwtAuthError('issuer_not_allowed', 'No key set is configured to verify JWTs');
     throw new JwtAuthError('not_a_jwt', 'The bearer token is not a JWT');
   }
-  const payload = known ?? ((await rt.verify(token, parts)) as Claims);
-  return { kind: 'jwt', token, payload, req };
+  if (known) return { kind: 'jwt', token, payload: known, req };
+  return rt.verify(token, parts).then((payload) => ({ kind: 'jwt', token, payload: payload as Claims, req }));
 }
 
 /** What a `CheckedCredential` stands for: the credential, and the request facts it was checked on. */
@@ -155,15 +177,40 @@ interface Checked {
 
 const checkedCredentials = new WeakMap<CheckedCredential, Checked>();
 
-async function checkCredential(rt: AuthRuntime, request: AuthRequest): Promise<CheckedCredential> {
-  const checked = await credential(rt, request);
-  if (checked.kind === 'jwt') await runCustomValidate(rt, checked.payload);
-  // the token info endpoint's answer is remembered: `authenticate` asks it once
-  else if (checked.kind === 'oauth2') await rt.oauth2!.validate(checked.token);
+// Not async functions: a token verified a moment ago, with no `custom_validate` or one that answers at
+// once, is checked with no promise but the one returned (each async step cost a promise and a turn)
+function checkCredential(rt: AuthRuntime, request: AuthRequest): Promise<CheckedCredential> {
+  try {
+    const found = credential(rt, request);
+    if (isPromise(found)) return found.then((checked) => validated(rt, request, checked));
+    return Promise.resolve(validated(rt, request, found));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** The handle of a credential once `custom_validate` (or the OAuth2 token info endpoint) passed it. */
+function validated(
+  rt: AuthRuntime,
+  request: AuthRequest,
+  checked: Credential,
+): CheckedCredential | Promise<CheckedCredential> {
+  const pending =
+    checked.kind === 'jwt'
+      ? runCustomValidate(rt, checked.payload)
+      : // the token info endpoint's answer is remembered: `authenticate` asks it once
+        checked.kind === 'oauth2'
+        ? rt.oauth2!.validate(checked.token)
+        : undefined;
+  if (pending) return pending.then(() => handleOf(rt, request, checked));
+  return handleOf(rt, request, checked);
+}
+
+function handleOf(rt: AuthRuntime, request: AuthRequest, checked: Credential): CheckedCredential {
   const handle = Object.freeze({}) as CheckedCredential;
   checkedCredentials.set(handle, {
     rt,
-    token: bearerToken(request.headers),
+    token: checked.kind === 'public' ? bearerToken(request.headers) : checked.token,
     path: request.path,
     credential: checked,
   });
@@ -187,9 +234,24 @@ function alreadyChecked(rt: AuthRuntime, request: AuthRequest): Credential | und
   return { ...credential, req: requestFacts(request, path, rt.routes.llm(path)) };
 }
 
-async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<AuthContext> {
-  const reused = alreadyChecked(rt, request);
-  const checked = reused ?? (await credential(rt, request));
+function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<AuthContext> {
+  try {
+    const reused = alreadyChecked(rt, request);
+    if (reused) return Promise.resolve(contextOf(rt, reused, true));
+    const found = credential(rt, request);
+    if (isPromise(found)) return found.then((checked) => contextOf(rt, checked, false));
+    return Promise.resolve(contextOf(rt, found, false));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** The auth context of a checked credential; `validated`: `custom_validate` passed it already. */
+function contextOf(
+  rt: AuthRuntime,
+  checked: Credential,
+  validated: boolean,
+): AuthContext | Promise<AuthContext> {
   switch (checked.kind) {
     case 'public':
       return {
@@ -205,19 +267,40 @@ async function authenticate(rt: AuthRuntime, request: AuthRequest): Promise<Auth
     case 'userinfo':
       return resolveIdentity(rt, checked.claims, 'userinfo', checked.req);
     case 'jwt':
-      return viaJwt(rt, checked.token, checked.payload, checked.req, reused !== undefined);
+      return viaJwt(rt, checked.token, checked.payload, checked.req, validated);
   }
 }
 
-async function viaJwt(
+function viaJwt(
   rt: AuthRuntime,
   token: string,
   payload: Claims,
   req: RequestFacts,
   validated: boolean,
-): Promise<AuthContext> {
-  if (!validated) await runCustomValidate(rt, payload);
+): AuthContext | Promise<AuthContext> {
+  const pending = validated ? undefined : runCustomValidate(rt, payload);
+  if (pending) return pending.then(() => jwtIdentity(rt, token, payload, req));
+  return jwtIdentity(rt, token, payload, req);
+}
 
+/** A verified, validated JWT's identity: its key mapping, else its claims (UserInfo filling gaps). */
+function jwtIdentity(
+  rt: AuthRuntime,
+  token: string,
+  payload: Claims,
+  req: RequestFacts,
+): Promise<AuthContext> {
+  if (!rt.keyMappings && !(rt.userinfo && lacksIdentity(rt, payload)))
+    return resolveIdentity(rt, payload, 'jwt', req);
+  return mappedOrFilled(rt, token, payload, req);
+}
+
+async function mappedOrFilled(
+  rt: AuthRuntime,
+  token: string,
+  payload: Claims,
+  req: RequestFacts,
+): Promise<AuthContext> {
   if (rt.keyMappings) {
     const mapping = await rt.keyMappings.find(payload);
     if (mapping) {

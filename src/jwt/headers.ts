@@ -8,9 +8,11 @@ export function headerValue(headers: HeadersLike, name: string): string | undefi
   const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
   let value = Object.hasOwn(record, name) ? record[name] : undefined;
   if (value === undefined) {
+    // a name absent in its lower-case form (Node's) is looked for in other cases: names of another
+    // length are passed over without being lower-cased (an absent header, the common case, meets them all)
     const lower = name.toLowerCase();
     for (const key of Object.keys(record)) {
-      if (key.toLowerCase() === lower) {
+      if (key.length === lower.length && key.toLowerCase() === lower) {
         value = record[key];
         break;
       }

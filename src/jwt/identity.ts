@@ -1,3 +1,4 @@
+import { isPromise } from '../stores/store.js';
 import type { AuthRuntime } from './auth-runtime.js';
 import { authorize, type RequestFacts, type ResolvedIdentity } from './authorize.js';
 import { asList, asString, type ClaimReader, type Claims, scopesOf } from './claims.js';
@@ -141,7 +142,8 @@ export async function resolveIdentity(
   }
   const user =
     id.userId !== undefined ? await resolveUser(rt, claims, id.userId, id.email, id.tokenTeamIds) : undefined;
-  const orgId = await resolveOrg(rt, claims);
+  const org = resolveOrg(rt, claims);
+  const orgId = isPromise(org) ? await org : org;
   // built by assignment, never by spreading: a spread followed by more properties makes V8 build a
   // dictionary object, a visible cost on every JWT-authenticated call
   const identity: ResolvedIdentity = { via, scopes: id.scopes, roles: id.roles, claims, kind: 'admin' };

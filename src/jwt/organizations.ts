@@ -6,13 +6,21 @@ const read = (reader: ClaimReader | undefined, claims: Claims) => (reader ? read
 
 /**
  * The organization a token names: `org_id_jwt_field` as given, else `org_alias_jwt_field` looked up
- * (the organization must exist and the alias name exactly one; spec 5.3.2).
+ * (the organization must exist and the alias name exactly one; spec 5.3.2). A promise only for a
+ * lookup.
  */
-export async function resolveOrg(rt: AuthRuntime, claims: Claims): Promise<string | undefined> {
+export function resolveOrg(
+  rt: AuthRuntime,
+  claims: Claims,
+): string | undefined | Promise<string | undefined> {
   const id = asString(read(rt.fields.orgId, claims));
   if (id !== undefined) return id;
   const alias = asString(read(rt.fields.orgAlias, claims));
-  if (alias === undefined) return undefined;
+  // a promise only when an alias must be looked up: most tokens name no organization
+  return alias === undefined ? undefined : orgByAlias(rt, alias);
+}
+
+async function orgByAlias(rt: AuthRuntime, alias: string): Promise<string> {
   const orgs = await rt.store.findOrganizationsByAlias(alias);
   if (orgs.length === 0)
     throw new JwtAuthError('organization_not_found', `No organization has the alias ${quoted(alias)}`);

@@ -1,12 +1,27 @@
+import { isPromise, type MaybePromise } from '../stores/store.js';
 import { JwtAuthError } from './errors.js';
 import type { JwtAuthDeps } from './types.js';
 
 type Guarded<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R
+    ? (...args: A) => MaybePromise<Awaited<R>>
+    : never;
 };
 
-/** {@link JwtAuthDeps} whose every method resolves, or rejects with JwtAuthError 503 when the store failed. */
+/**
+ * {@link JwtAuthDeps} whose every method answers (at once when the store does: a cached lookup costs
+ * no promise), or fails with JwtAuthError 503 when the store failed: thrown when it failed at once,
+ * else a rejection. Its callers are async functions, where both are the same.
+ */
 export type AuthStore = Guarded<JwtAuthDeps>;
+
+const unavailable = (cause: unknown): JwtAuthError =>
+  new JwtAuthError('auth_store_unavailable', 'The authentication store is unavailable; try again later', {
+    cause,
+  });
+const rethrowUnavailable = (cause: unknown): never => {
+  throw unavailable(cause);
+};
 
 const METHODS = [
   'getTeam',
@@ -30,21 +45,17 @@ export function guardStore(deps: JwtAuthDeps): AuthStore {
   if (missing.length > 0) {
     throw new TypeError(`createJwtAuth: deps is missing ${missing.map((m) => `${m}()`).join(', ')}`);
   }
-  const store = {} as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const store = {} as Record<string, (...args: unknown[]) => unknown>;
   for (const name of METHODS) {
     const method = deps[name] as (...args: unknown[]) => unknown;
-    store[name] = async (...args) => {
+    store[name] = (...args) => {
+      let answer: unknown;
       try {
-        return await method.apply(deps, args);
+        answer = method.apply(deps, args);
       } catch (cause) {
-        throw new JwtAuthError(
-          'auth_store_unavailable',
-          'The authentication store is unavailable; try again later',
-          {
-            cause,
-          },
-        );
+        throw unavailable(cause);
       }
+      return isPromise(answer) ? Promise.resolve(answer).catch(rethrowUnavailable) : answer;
     };
   }
   return store as unknown as AuthStore;

@@ -1,3 +1,4 @@
+import { isPromise } from '../stores/store.js';
 import { JwtAuthError, quoted } from './errors.js';
 import type { AuthStore } from './store.js';
 import type { TeamRecord } from './types.js';
@@ -74,11 +75,10 @@ async function teamByAlias(alias: string, store: AuthStore): Promise<TeamRecord>
  */
 export async function selectTeam(input: TeamSelectionInput, store: AuthStore): Promise<TeamSelection> {
   const ids = [...new Set([input.teamId, ...input.teamIds].filter((id): id is string => id !== undefined))];
-  const known = new Map<string, TeamRecord | undefined>();
+  let aliasTeam: TeamRecord | undefined;
   if (ids.length === 0 && input.alias !== undefined) {
-    const team = await teamByAlias(input.alias, store);
-    ids.push(team.team_id);
-    known.set(team.team_id, team);
+    aliasTeam = await teamByAlias(input.alias, store);
+    ids.push(aliasTeam.team_id);
   }
   if (input.header !== undefined && !ids.includes(input.header)) {
     throw new JwtAuthError(
@@ -93,7 +93,9 @@ export async function selectTeam(input: TeamSelectionInput, store: AuthStore): P
   let withoutAccess: TeamRecord | undefined;
   let existing = 0;
   for (const id of candidates) {
-    let team = known.has(id) ? known.get(id) : await store.getTeam(id);
+    // awaited only when the store must look it up: a cached team costs no turn of promise jobs
+    const found = id === aliasTeam?.team_id ? aliasTeam : store.getTeam(id);
+    let team = isPromise(found) ? await found : found;
     if (!team && id === input.teamId && input.roleTeam) {
       // spend is tracked on a team object that need not exist; no record, no restrictions
       team = { team_id: id };

@@ -60,6 +60,25 @@ describe('checkCredential', () => {
     );
   });
 
+  test('refuses with a rejected promise, never a throw, whatever is wrong', async () => {
+    const { auth } = counted();
+    const missing = { headers: {}, path: '/v1/chat/completions' };
+    const garbled = request('not-a-jwt');
+    const calls = [
+      [() => auth.checkCredential(missing), 'missing_token'],
+      [() => auth.authenticate(missing), 'missing_token'],
+      [() => auth.checkCredential(garbled), 'not_a_jwt'],
+      [() => auth.authenticate(garbled), 'not_a_jwt'],
+    ] as const;
+    for (const [call, code] of calls) {
+      let pending: Promise<unknown> | undefined;
+      expect(() => {
+        pending = call();
+      }).not.toThrow();
+      await expectRefused(pending!, 401, code);
+    }
+  });
+
   test('a check is ignored for another token, or by another auth', async () => {
     const { withValidate, validated } = counted();
     const checked = await withValidate.checkCredential(request(await idp.sign({ sub: 'alice' })));

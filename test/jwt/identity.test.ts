@@ -489,6 +489,29 @@ describe('custom_validate (spec 5.3.9)', () => {
     expect(err.body).toEqual({ error: 'Invalid JWT token' });
   });
 
+  test('a synchronous throw is the same 401, without the thrown message', async () => {
+    const auth = authFor(idp, {
+      custom_validate: () => {
+        throw new Error('tenant db password=hunter2 unreachable');
+      },
+    });
+    const err = await expectRefused(
+      auth.authenticate(request(await idp.sign({ scope: 'svc_proxy_admin' }), '/key/generate')),
+      401,
+      'custom_validate_failed',
+    );
+    expect(JSON.stringify(err.body)).toBe('{"error":"Invalid JWT token"}');
+  });
+
+  test('an asynchronous false is refused like a synchronous one', async () => {
+    const auth = authFor(idp, { custom_validate: async () => false });
+    await expectRefused(
+      auth.authenticate(request(await idp.sign({ scope: 'svc_proxy_admin' }), '/key/generate')),
+      401,
+      'custom_validate_failed',
+    );
+  });
+
   test('a throw (or rejection) is the same 401, without the thrown message', async () => {
     const auth = authFor(idp, {
       custom_validate: async () => {
@@ -516,6 +539,20 @@ describe('the store behind deps', () => {
       'auth_store_unavailable',
     );
     expect(err.message).toBe('The authentication store is unavailable; try again later');
+  });
+
+  test('a store that rejects refuses with the same 503 and safe message', async () => {
+    const failing = new MemoryJwtDirectory();
+    (failing as { getTeam: JwtAuthDeps['getTeam'] }).getTeam = async () => {
+      throw new Error('connect ECONNREFUSED 10.0.0.5:5432');
+    };
+    const err = await expectRefused(
+      authFor(idp, {}, failing).authenticate(request(await idp.sign({ client_id: 'ads' }))),
+      503,
+      'auth_store_unavailable',
+    );
+    expect(err.message).toBe('The authentication store is unavailable; try again later');
+    expect((err.cause as Error).message).toBe('connect ECONNREFUSED 10.0.0.5:5432');
   });
 
   test('async lookups work like synchronous ones', async () => {

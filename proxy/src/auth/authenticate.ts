@@ -116,17 +116,17 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
     }
     return remembered(request, caller);
   };
-  // a JWT checked before its body was read: verified and validated once
-  const checkedTokens = new WeakMap<AuthInput, CheckedCredential>();
+  // a JWT checked before its body was read: verified and validated once, and the value it was
+  // presented as (the route need not find it among the headers again, nor tell it from a key)
+  const checkedTokens = new WeakMap<AuthInput, { presented: string; checked: CheckedCredential }>();
   const authenticate = ((request, model) => {
     const known = found.get(request);
     if (known) return known;
+    const early = checkedTokens.get(request);
+    if (early) return jwtCaller(jwt!, request, early.presented, model, asKey, early.checked);
     try {
       const presented = presentedOrThrow(request);
-      return (
-        keyCaller(request, presented) ??
-        jwtCaller(jwt!, request, presented, model, asKey, checkedTokens.get(request))
-      );
+      return keyCaller(request, presented) ?? jwtCaller(jwt!, request, presented, model, asKey);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -137,7 +137,7 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
       const caller = keyCaller(request, presented);
       if (caller) return isPromise(caller) ? caller.then(ignore) : undefined;
       return jwt!.auth.checkCredential(jwtRequest(request, presented)).then((checked) => {
-        checkedTokens.set(request, checked);
+        checkedTokens.set(request, { presented, checked });
       });
     } catch (error) {
       return Promise.reject(error);

@@ -41,17 +41,28 @@ export function isForJwt(gate: JwtGate, presented: string): boolean {
 
 /** What the JWT module reads of a request whose bearer value (or `x-api-key`) is `token`. */
 export function jwtRequest(request: JwtRequestFacts, token: string): Omit<AuthRequest, 'model' | 'checked'> {
-  const bearer = `Bearer ${token}`;
   return {
     // the token may have come in `x-api-key` (the Anthropic SDK); the JWT module reads the bearer.
     // Copied only then: a copy of the request's headers is a dictionary copied key by key.
-    headers:
-      request.headers.authorization === bearer
-        ? request.headers
-        : { ...request.headers, authorization: bearer },
+    headers: sentAsBearer(request.headers.authorization, token)
+      ? request.headers
+      : { ...request.headers, authorization: `Bearer ${token}` },
     path: request.url,
     method: request.method,
   };
+}
+
+/**
+ * Whether `authorization` is exactly `Bearer <token>`: compared in place, without joining the two
+ * (a joined string is flattened to be compared: a copy of the token on every call).
+ */
+function sentAsBearer(authorization: string | string[] | undefined, token: string): boolean {
+  return (
+    typeof authorization === 'string' &&
+    authorization.length === token.length + 7 &&
+    authorization.startsWith('Bearer ') &&
+    authorization.endsWith(token)
+  );
 }
 
 /**
@@ -69,7 +80,10 @@ export async function jwtCaller(
   asKey: (keyHash: string) => Caller | Promise<Caller>,
   checked?: CheckedCredential,
 ): Promise<Caller> {
-  const auth = await gate.auth.authenticate({ ...jwtRequest(request, token), model, checked });
+  const facts = jwtRequest(request, token) as AuthRequest;
+  facts.model = model;
+  facts.checked = checked;
+  const auth = await gate.auth.authenticate(facts);
   if (auth.kind !== 'virtual_key') return { kind: 'jwt', auth };
   const keyHash = mappedKeyHash(auth);
   if (keyHash === undefined) {

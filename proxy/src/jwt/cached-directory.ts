@@ -1,3 +1,4 @@
+import type { MaybePromise } from '@svc/router';
 import type {
   JwtAuthDeps,
   KeyMappingRecord,
@@ -10,6 +11,18 @@ import { LookupCache } from '../auth/lookup-cache.js';
 /** Lists cached as one object (a LookupCache holds objects). */
 interface Listed<T> {
   items: T;
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * What `cache` holds for `id`, at once when memory has it fresh (a token's team on every call costs no
+ * promise), else once read; `none` when there is nothing.
+ */
+function itemsOf<T>(cache: LookupCache<Listed<T>>, id: string, none: T): MaybePromise<T> {
+  const held = cache.cached(id);
+  if (held !== undefined) return held?.items ?? none;
+  return cache.get(id).then((read) => read?.items ?? none);
 }
 
 /**
@@ -40,24 +53,24 @@ export class CachedJwtDirectory implements JwtAuthDeps {
     this.#userTeams = cache(async (id) => inner.getUserTeamIds(id));
   }
 
-  async getTeam(teamId: string): Promise<TeamRecord | undefined> {
-    return (await this.#teams.get(teamId))?.items;
+  getTeam(teamId: string): MaybePromise<TeamRecord | undefined> {
+    return itemsOf(this.#teams, teamId, undefined);
   }
 
-  async findTeamsByAlias(alias: string): Promise<readonly TeamRecord[]> {
-    return (await this.#teamsByAlias.get(alias))?.items ?? [];
+  findTeamsByAlias(alias: string): MaybePromise<readonly TeamRecord[]> {
+    return itemsOf(this.#teamsByAlias, alias, NONE);
   }
 
-  async findOrganizationsByAlias(alias: string): Promise<readonly OrganizationRecord[]> {
-    return (await this.#organizationsByAlias.get(alias))?.items ?? [];
+  findOrganizationsByAlias(alias: string): MaybePromise<readonly OrganizationRecord[]> {
+    return itemsOf(this.#organizationsByAlias, alias, NONE);
   }
 
-  async getUser(userId: string): Promise<UserRecord | undefined> {
-    return (await this.#users.get(userId))?.items;
+  getUser(userId: string): MaybePromise<UserRecord | undefined> {
+    return itemsOf(this.#users, userId, undefined);
   }
 
-  async getUserTeamIds(userId: string): Promise<readonly string[]> {
-    return (await this.#userTeams.get(userId))?.items ?? [];
+  getUserTeamIds(userId: string): MaybePromise<readonly string[]> {
+    return itemsOf(this.#userTeams, userId, NONE);
   }
 
   async upsertUser(user: UserRecord): Promise<void> {

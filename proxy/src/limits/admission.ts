@@ -1,13 +1,20 @@
 import { type AccessGroups, type CallSignal, isPromise } from '@svc/router';
 import type { Caller } from '../auth/caller.js';
 import { checkModelAccess } from '../auth/model-access.js';
-import type { TeamCache } from '../auth/team-cache.js';
+import type { TeamCache, TeamStatus } from '../auth/team-cache.js';
 import { ProxyError } from '../http/proxy-error.js';
 import { type CallFacts, CallLedger, chargedTo } from '../spend/call-ledger.js';
 import type { SpendSink } from '../spend/spend-entry.js';
 import type { BudgetGate, BudgetReservation } from './budget-gate.js';
 import type { BudgetPeriods } from './budget-periods.js';
-import { budgetOwner, isLimited, keyOwner, type LimitedOwner, teamOwner } from './limited-owner.js';
+import {
+  type BudgetStatus,
+  budgetOwner,
+  isLimited,
+  keyOwner,
+  type LimitedOwner,
+  teamOwner,
+} from './limited-owner.js';
 import type { OwnerCaches } from './owner-caches.js';
 import type { RateLimits } from './rate-limits.js';
 
@@ -19,6 +26,43 @@ interface Charged {
   owners: LimitedOwner[];
   /** The organization of the key's team, charged when the key names none. */
   teamOrganizationId: string | null;
+}
+
+/** The ids a call is charged to besides its key (null: none). */
+interface ChargedIds {
+  teamId: string | null;
+  userId: string | null;
+  customerId: string | null;
+  /** The key's own organization; else its team's is charged. */
+  keyOrganizationId: string | null;
+}
+
+/** The records of a call's owners, as memory or the database has them (null or undefined: none). */
+interface ChargedRecords {
+  team: TeamStatus | null | undefined;
+  user: BudgetStatus | null | undefined;
+  customer: BudgetStatus | null | undefined;
+  organization: BudgetStatus | null | undefined;
+}
+
+/** The owners with something to enforce; throws 403 for a blocked customer. */
+function chargedFrom(key: LimitedOwner | undefined, ids: ChargedIds, records: ChargedRecords): Charged {
+  const { team, user, customer, organization } = records;
+  if (customer?.blocked) {
+    throw new ProxyError(403, 'customer_blocked', `The customer \`${ids.customerId}\` is blocked.`);
+  }
+  const teamOrganizationId = team?.organizationId ?? null;
+  const organizationId = ids.keyOrganizationId ?? teamOrganizationId;
+  const owners: LimitedOwner[] = [];
+  const add = (owner: LimitedOwner | undefined) => {
+    if (owner && isLimited(owner)) owners.push(owner);
+  };
+  add(key);
+  if (team && ids.teamId !== null) add(teamOwner(ids.teamId, team));
+  if (user && ids.userId !== null) add(budgetOwner('user', ids.userId, user));
+  if (organization && organizationId !== null) add(budgetOwner('organization', organizationId, organization));
+  if (customer && ids.customerId !== null) add(budgetOwner('customer', ids.customerId, customer));
+  return { owners, teamOrganizationId };
 }
 
 /** Builds the admission step from the proxy's limits, its owner lookups and its spend sink. */
@@ -53,39 +97,36 @@ export function createAdmission(deps: {
     // a key with none of them (the common case) is its own only owner, at no lookup's cost
     if (teamId === null && userId === null && customerId === null && who.organization_id == null)
       return { owners: key && isLimited(key) ? [key] : [], teamOrganizationId: null };
-    return lookUp(key, teamId, userId, customerId, who.organization_id ?? null);
+    const ids: ChargedIds = { teamId, userId, customerId, keyOrganizationId: who.organization_id ?? null };
+    return chargedNow(key, ids) ?? lookUp(key, ids);
   };
 
-  const lookUp = async (
-    key: LimitedOwner | undefined,
-    teamId: string | null,
-    userId: string | null,
-    customerId: string | null,
-    keyOrganizationId: string | null,
-  ): Promise<Charged> => {
+  /**
+   * The charged owners from memory alone, when it holds every record the call names fresh (a warm
+   * team, user or customer costs no promise); undefined when one must be read.
+   */
+  const chargedNow = (key: LimitedOwner | undefined, ids: ChargedIds): Charged | undefined => {
+    const team = ids.teamId === null ? null : teams.cached(ids.teamId);
+    const user = ids.userId === null || !caches ? null : caches.users.cached(ids.userId);
+    const customer = ids.customerId === null || !caches ? null : caches.customers.cached(ids.customerId);
+    if (team === undefined || user === undefined || customer === undefined) return undefined;
+    const organizationId = ids.keyOrganizationId ?? team?.organizationId ?? null;
+    const organization =
+      organizationId === null || !caches ? null : caches.organizations.cached(organizationId);
+    if (organization === undefined) return undefined;
+    return chargedFrom(key, ids, { team, user, customer, organization });
+  };
+
+  const lookUp = async (key: LimitedOwner | undefined, ids: ChargedIds): Promise<Charged> => {
     const [team, user, customer] = await Promise.all([
-      teamId === null ? undefined : teams.get(teamId),
-      userId === null || !caches ? undefined : caches.users.get(userId),
-      customerId === null || !caches ? undefined : caches.customers.get(customerId),
+      ids.teamId === null ? undefined : teams.get(ids.teamId),
+      ids.userId === null || !caches ? undefined : caches.users.get(ids.userId),
+      ids.customerId === null || !caches ? undefined : caches.customers.get(ids.customerId),
     ]);
-    if (customer?.blocked) {
-      throw new ProxyError(403, 'customer_blocked', `The customer \`${customerId}\` is blocked.`);
-    }
-    const teamOrganizationId = team?.organizationId ?? null;
-    const organizationId = keyOrganizationId ?? teamOrganizationId;
+    const organizationId = ids.keyOrganizationId ?? team?.organizationId ?? null;
     const organization =
       organizationId === null || !caches ? undefined : await caches.organizations.get(organizationId);
-    const owners: LimitedOwner[] = [];
-    const add = (owner: LimitedOwner | undefined) => {
-      if (owner && isLimited(owner)) owners.push(owner);
-    };
-    add(key);
-    if (team && teamId !== null) add(teamOwner(teamId, team));
-    if (user && userId !== null) add(budgetOwner('user', userId, user));
-    if (organization && organizationId !== null)
-      add(budgetOwner('organization', organizationId, organization));
-    if (customer && customerId !== null) add(budgetOwner('customer', customerId, customer));
-    return { owners, teamOrganizationId };
+    return chargedFrom(key, ids, { team, user, customer, organization });
   };
 
   return async (caller, facts, signal) => {

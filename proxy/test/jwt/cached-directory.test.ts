@@ -35,6 +35,18 @@ describe('CachedJwtDirectory', () => {
     expect(reads.sort()).toEqual(['findTeamsByAlias', 'getTeam', 'getTeam', 'getUser', 'getUserTeamIds']);
   });
 
+  it('answers a warm lookup at once, without a promise; a cold one with a promise', async () => {
+    const { cached } = setup();
+    const cold = cached.getTeam('ads');
+    expect(cold).toBeInstanceOf(Promise);
+    await cold;
+    expect(cached.getTeam('ads')).toMatchObject({ team_id: 'ads' });
+    await cached.getTeam('ghost');
+    expect(cached.getTeam('ghost')).toBeUndefined();
+    await cached.findTeamsByAlias('nobody');
+    expect(cached.findTeamsByAlias('nobody')).toEqual([]);
+  });
+
   it('reads a user again after role sync wrote it', async () => {
     const { cached } = setup();
     await cached.getUser('ada');

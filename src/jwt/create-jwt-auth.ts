@@ -175,7 +175,29 @@ interface Checked {
   credential: Credential;
 }
 
-const checkedCredentials = new WeakMap<CheckedCredential, Checked>();
+/**
+ * A `CheckedCredential`: what it stands for is a private field, which no caller can read or forge (a
+ * class's own brand check, instead of a WeakMap from handles: no hash table entry per request for the
+ * collector to sweep). Emptied when used.
+ */
+class CheckedHandle {
+  #checked: Checked | undefined;
+
+  constructor(checked: Checked) {
+    this.#checked = checked;
+  }
+
+  /** What `handle` stands for, while unused; undefined for anything that is not a handle. */
+  static peek(handle: unknown): Checked | undefined {
+    return typeof handle === 'object' && handle !== null && #checked in handle
+      ? (handle as CheckedHandle).#checked
+      : undefined;
+  }
+
+  static use(handle: CheckedHandle): void {
+    handle.#checked = undefined;
+  }
+}
 
 // Not async functions: a token verified a moment ago, with no `custom_validate` or one that answers at
 // once, is checked with no promise but the one returned (each async step cost a promise and a turn)
@@ -207,14 +229,13 @@ function validated(
 }
 
 function handleOf(rt: AuthRuntime, request: AuthRequest, checked: Credential): CheckedCredential {
-  const handle = Object.freeze({}) as CheckedCredential;
-  checkedCredentials.set(handle, {
+  const handle = new CheckedHandle({
     rt,
     token: checked.kind === 'public' ? bearerToken(request.headers) : checked.token,
     path: request.path,
     credential: checked,
   });
-  return handle;
+  return handle as unknown as CheckedCredential;
 }
 
 /**
@@ -223,10 +244,10 @@ function handleOf(rt: AuthRuntime, request: AuthRequest, checked: Credential): C
  * not expired since. A check is used once.
  */
 function alreadyChecked(rt: AuthRuntime, request: AuthRequest): Credential | undefined {
-  const checked = request.checked === undefined ? undefined : checkedCredentials.get(request.checked);
+  const checked = request.checked === undefined ? undefined : CheckedHandle.peek(request.checked);
   if (checked?.rt !== rt || checked.path !== request.path) return undefined;
   if (checked.token !== bearerToken(request.headers)) return undefined;
-  checkedCredentials.delete(request.checked!);
+  CheckedHandle.use(request.checked as unknown as CheckedHandle);
   const { credential } = checked;
   if (credential.kind === 'public') return credential;
   if (credential.kind === 'jwt' && msUntilExp(credential.payload) <= 0) return undefined;

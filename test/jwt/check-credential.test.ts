@@ -112,6 +112,16 @@ describe('checkCredential', () => {
     expect(validated).toEqual(['alice', 'alice']);
   });
 
+  test('reveals nothing of the token, and a look-alike of it is no check', async () => {
+    const { withValidate, validated } = counted();
+    const token = await idp.sign({ sub: 'alice' });
+    const checked = await withValidate.checkCredential(request(token));
+    expect([Object.keys(checked), JSON.stringify(checked)]).toEqual([[], '{}']);
+    const lookAlike = Object.freeze({}) as typeof checked;
+    await withValidate.authenticate({ ...request(token), checked: lookAlike });
+    expect(validated).toEqual(['alice', 'alice']);
+  });
+
   test('does not outlive its token', async () => {
     const { auth } = counted();
     const token = await idp.sign({ sub: 'alice', exp: Math.floor(Date.now() / 1000) + 60 });

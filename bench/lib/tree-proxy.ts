@@ -16,11 +16,6 @@ export interface TreeProxy {
 }
 
 /**
- * Starts `tree`'s bench/proxy-server.ts (a built checkout of this repository, with its own tsconfig)
- * in front of `upstreamUrl`, on core `cpu`, spend on `databaseUrl`; `env` adds to its environment.
- * For the benches that compare checkouts: bench:profile and bench:ab.
- */
-/**
  * Throws unless `tree`'s bench server would load the gateway and the library of `tree` itself. A
  * checkout whose node_modules is a link to another checkout's (a quick way to make one) resolves
  * `@svc/router-proxy` to that other checkout, and a comparison of the two would measure one twice.
@@ -53,6 +48,11 @@ export function checkTreeLoadsItself(tree: string): void {
   }
 }
 
+/**
+ * Starts `tree`'s bench/proxy-server.ts (a built checkout of this repository, with its own tsconfig)
+ * in front of `upstreamUrl`, on core `cpu`, spend on `databaseUrl`; `env` adds to its environment.
+ * For the benches that compare checkouts: bench:profile and bench:ab.
+ */
 export async function startTreeProxy(
   tree: string,
   upstreamUrl: string,

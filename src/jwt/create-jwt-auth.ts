@@ -62,12 +62,15 @@ function runCustomValidate(rt: AuthRuntime, payload: Claims): void | Promise<voi
   const validate = rt.settings.custom_validate;
   if (!validate) return;
   let ok: unknown;
+  let pending: boolean;
   try {
     ok = validate(payload);
+    // inside the try: an answer whose `then` throws is a failed validation too
+    pending = isPromise(ok);
   } catch (cause) {
     throw validateFailed(cause);
   }
-  if (!isPromise(ok)) return validAnswer(ok);
+  if (!pending) return validAnswer(ok);
   return Promise.resolve(ok).then(validAnswer, (cause: unknown) => {
     throw validateFailed(cause);
   });
@@ -175,27 +178,36 @@ interface Checked {
   credential: Credential;
 }
 
+/** Makes handles: only this module holds it, so no caller can make one (see `CheckedHandle`). */
+const MINT: unique symbol = Symbol('CheckedHandle');
+/** What a handle stands for, while unused; undefined for anything that is not one. */
+let peekChecked: (handle: unknown) => Checked | undefined;
+/** Empties a handle: it is used once. */
+let useChecked: (handle: unknown) => void;
+
 /**
- * A `CheckedCredential`: what it stands for is a private field, which no caller can read or forge (a
- * class's own brand check, instead of a WeakMap from handles: no hash table entry per request for the
- * collector to sweep). Emptied when used.
+ * A `CheckedCredential`: what it stands for is a private field (a class's own brand check, instead of
+ * a WeakMap from handles: no hash table entry per request for the collector to sweep). Only this
+ * module can read it (the functions above, set in the class's static block, are reachable from no
+ * handle) or make one (the constructor wants `MINT`); a handle is frozen and shows nothing.
  */
 class CheckedHandle {
   #checked: Checked | undefined;
 
-  constructor(checked: Checked) {
+  constructor(mint: typeof MINT, checked: Checked) {
+    if (mint !== MINT) throw new TypeError('A CheckedCredential comes from checkCredential only');
     this.#checked = checked;
+    Object.freeze(this);
   }
 
-  /** What `handle` stands for, while unused; undefined for anything that is not a handle. */
-  static peek(handle: unknown): Checked | undefined {
-    return typeof handle === 'object' && handle !== null && #checked in handle
-      ? (handle as CheckedHandle).#checked
-      : undefined;
-  }
-
-  static use(handle: CheckedHandle): void {
-    handle.#checked = undefined;
+  static {
+    peekChecked = (handle) =>
+      typeof handle === 'object' && handle !== null && #checked in handle
+        ? (handle as CheckedHandle).#checked
+        : undefined;
+    useChecked = (handle) => {
+      (handle as CheckedHandle).#checked = undefined;
+    };
   }
 }
 
@@ -229,7 +241,7 @@ function validated(
 }
 
 function handleOf(rt: AuthRuntime, request: AuthRequest, checked: Credential): CheckedCredential {
-  const handle = new CheckedHandle({
+  const handle = new CheckedHandle(MINT, {
     rt,
     token: checked.kind === 'public' ? bearerToken(request.headers) : checked.token,
     path: request.path,
@@ -244,10 +256,10 @@ function handleOf(rt: AuthRuntime, request: AuthRequest, checked: Credential): C
  * not expired since. A check is used once.
  */
 function alreadyChecked(rt: AuthRuntime, request: AuthRequest): Credential | undefined {
-  const checked = request.checked === undefined ? undefined : CheckedHandle.peek(request.checked);
+  const checked = request.checked === undefined ? undefined : peekChecked(request.checked);
   if (checked?.rt !== rt || checked.path !== request.path) return undefined;
   if (checked.token !== bearerToken(request.headers)) return undefined;
-  CheckedHandle.use(request.checked as unknown as CheckedHandle);
+  useChecked(request.checked);
   const { credential } = checked;
   if (credential.kind === 'public') return credential;
   if (credential.kind === 'jwt' && msUntilExp(credential.payload) <= 0) return undefined;

@@ -50,12 +50,15 @@ export function guardStore(deps: JwtAuthDeps): AuthStore {
     const method = deps[name] as (...args: unknown[]) => unknown;
     store[name] = (...args) => {
       let answer: unknown;
+      let pending: boolean;
       try {
         answer = method.apply(deps, args);
+        // inside the try: an answer whose `then` throws is the store failing too
+        pending = isPromise(answer);
       } catch (cause) {
         throw unavailable(cause);
       }
-      return isPromise(answer) ? Promise.resolve(answer).catch(rethrowUnavailable) : answer;
+      return pending ? Promise.resolve(answer).catch(rethrowUnavailable) : answer;
     };
   }
   return store as unknown as AuthStore;

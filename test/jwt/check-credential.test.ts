@@ -122,6 +122,20 @@ describe('checkCredential', () => {
     expect(validated).toEqual(['alice', 'alice']);
   });
 
+  test('cannot be read or made through its constructor', async () => {
+    const { withValidate, validated } = counted();
+    const token = await idp.sign({ sub: 'alice' });
+    const checked = await withValidate.checkCredential(request(token));
+    const Maker = (checked as unknown as { constructor: new (...args: unknown[]) => unknown }).constructor;
+    expect(
+      Object.getOwnPropertyNames(Maker).filter((name) => typeof Reflect.get(Maker, name) === 'function'),
+    ).toEqual([]);
+    expect(() => new Maker(undefined, { credential: { kind: 'public' } })).toThrow(TypeError);
+    expect(Object.isFrozen(checked)).toBe(true);
+    await withValidate.authenticate({ ...request(token), checked });
+    expect(validated).toEqual(['alice']);
+  });
+
   test('does not outlive its token', async () => {
     const { auth } = counted();
     const token = await idp.sign({ sub: 'alice', exp: Math.floor(Date.now() / 1000) + 60 });

@@ -512,6 +512,31 @@ describe('custom_validate (spec 5.3.9)', () => {
     );
   });
 
+  test('a thenable of another library is awaited: its false is refused', async () => {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable is what this test is about
+    const thenable = { then: (resolve: (ok: boolean) => void) => resolve(false) };
+    const auth = authFor(idp, { custom_validate: () => thenable as unknown as Promise<boolean> });
+    await expectRefused(
+      auth.authenticate(request(await idp.sign({ scope: 'svc_proxy_admin' }), '/key/generate')),
+      401,
+      'custom_validate_failed',
+    );
+  });
+
+  test('an answer whose `then` throws when read is the same 401', async () => {
+    const answer = Object.defineProperty({}, 'then', {
+      get() {
+        throw new Error('tenant db password=hunter2 unreachable');
+      },
+    });
+    const auth = authFor(idp, { custom_validate: () => answer as Promise<boolean> });
+    await expectRefused(
+      auth.authenticate(request(await idp.sign({ scope: 'svc_proxy_admin' }), '/key/generate')),
+      401,
+      'custom_validate_failed',
+    );
+  });
+
   test('a throw (or rejection) is the same 401, without the thrown message', async () => {
     const auth = authFor(idp, {
       custom_validate: async () => {

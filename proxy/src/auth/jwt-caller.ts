@@ -80,10 +80,8 @@ export async function jwtCaller(
   asKey: (keyHash: string) => Caller | Promise<Caller>,
   checked?: CheckedCredential,
 ): Promise<Caller> {
-  const facts = jwtRequest(request, token) as AuthRequest;
-  facts.model = model;
-  facts.checked = checked;
-  const auth = await gate.auth.authenticate(facts);
+  const { headers, path, method } = jwtRequest(request, token);
+  const auth = await gate.auth.authenticate({ headers, path, method, model, checked });
   if (auth.kind !== 'virtual_key') return { kind: 'jwt', auth };
   const keyHash = mappedKeyHash(auth);
   if (keyHash === undefined) {

@@ -45,12 +45,16 @@ interface ChargedRecords {
   organization: BudgetStatus | null | undefined;
 }
 
-/** The owners with something to enforce; throws 403 for a blocked customer. */
-function chargedFrom(key: LimitedOwner | undefined, ids: ChargedIds, records: ChargedRecords): Charged {
-  const { team, user, customer, organization } = records;
+/** Throws 403 for a blocked customer: before anything else is looked up for the call. */
+function refuseBlocked(customer: BudgetStatus | null | undefined, ids: ChargedIds): void {
   if (customer?.blocked) {
     throw new ProxyError(403, 'customer_blocked', `The customer \`${ids.customerId}\` is blocked.`);
   }
+}
+
+/** The owners with something to enforce. */
+function chargedFrom(key: LimitedOwner | undefined, ids: ChargedIds, records: ChargedRecords): Charged {
+  const { team, user, customer, organization } = records;
   const teamOrganizationId = team?.organizationId ?? null;
   const organizationId = ids.keyOrganizationId ?? teamOrganizationId;
   const owners: LimitedOwner[] = [];
@@ -110,6 +114,7 @@ export function createAdmission(deps: {
     const user = ids.userId === null || !caches ? null : caches.users.cached(ids.userId);
     const customer = ids.customerId === null || !caches ? null : caches.customers.cached(ids.customerId);
     if (team === undefined || user === undefined || customer === undefined) return undefined;
+    refuseBlocked(customer, ids);
     const organizationId = ids.keyOrganizationId ?? team?.organizationId ?? null;
     const organization =
       organizationId === null || !caches ? null : caches.organizations.cached(organizationId);
@@ -123,6 +128,7 @@ export function createAdmission(deps: {
       ids.userId === null || !caches ? undefined : caches.users.get(ids.userId),
       ids.customerId === null || !caches ? undefined : caches.customers.get(ids.customerId),
     ]);
+    refuseBlocked(customer, ids);
     const organizationId = ids.keyOrganizationId ?? team?.organizationId ?? null;
     const organization =
       organizationId === null || !caches ? undefined : await caches.organizations.get(organizationId);

@@ -39,8 +39,16 @@ export function isForJwt(gate: JwtGate, presented: string): boolean {
   return gate.opaqueTokens && !presented.startsWith(VIRTUAL_KEY_PREFIX);
 }
 
-/** What the JWT module reads of a request whose bearer value (or `x-api-key`) is `token`. */
-export function jwtRequest(request: JwtRequestFacts, token: string): Omit<AuthRequest, 'model' | 'checked'> {
+/**
+ * What the JWT module reads of a request whose bearer value (or `x-api-key`) is `token`; `model` and
+ * `checked` for `authenticate` (one object, of one shape, for both of the module's calls).
+ */
+export function jwtRequest(
+  request: JwtRequestFacts,
+  token: string,
+  model?: string,
+  checked?: CheckedCredential,
+): AuthRequest {
   return {
     // the token may have come in `x-api-key` (the Anthropic SDK); the JWT module reads the bearer.
     // Copied only then: a copy of the request's headers is a dictionary copied key by key.
@@ -49,6 +57,8 @@ export function jwtRequest(request: JwtRequestFacts, token: string): Omit<AuthRe
       : { ...request.headers, authorization: `Bearer ${token}` },
     path: request.url,
     method: request.method,
+    model,
+    checked,
   };
 }
 
@@ -80,8 +90,7 @@ export async function jwtCaller(
   asKey: (keyHash: string) => Caller | Promise<Caller>,
   checked?: CheckedCredential,
 ): Promise<Caller> {
-  const { headers, path, method } = jwtRequest(request, token);
-  const auth = await gate.auth.authenticate({ headers, path, method, model, checked });
+  const auth = await gate.auth.authenticate(jwtRequest(request, token, model, checked));
   if (auth.kind !== 'virtual_key') return { kind: 'jwt', auth };
   const keyHash = mappedKeyHash(auth);
   if (keyHash === undefined) {

@@ -1,4 +1,4 @@
-import { isPromise } from '../stores/store.js';
+import { isPromise, type MaybePromise } from '../stores/store.js';
 import { type AuthRuntime, buildAuthRuntime } from './auth-runtime.js';
 import { authorize, type RequestFacts } from './authorize.js';
 import type { Claims } from './claims.js';
@@ -322,7 +322,7 @@ function jwtIdentity(
   token: string,
   payload: Claims,
   req: RequestFacts,
-): Promise<AuthContext> {
+): MaybePromise<AuthContext> {
   if (!rt.keyMappings && !(rt.userinfo && lacksIdentity(rt, payload)))
     return resolveIdentity(rt, payload, 'jwt', req);
   return mappedOrFilled(rt, token, payload, req);

@@ -1,10 +1,10 @@
-import { isPromise } from '../stores/store.js';
+import { isPromise, type MaybePromise } from '../stores/store.js';
 import type { AuthRuntime } from './auth-runtime.js';
 import { authorize, type RequestFacts, type ResolvedIdentity } from './authorize.js';
 import { asList, asString, type ClaimReader, type Claims, scopesOf } from './claims.js';
 import { JwtAuthError, quoted } from './errors.js';
 import { resolveOrg } from './organizations.js';
-import { selectTeam } from './teams.js';
+import { selectTeam, type TeamSelection, tokenTeamIds } from './teams.js';
 import type { AuthContext, AuthKind, InternalRole, TeamRecord, UserRecord } from './types.js';
 import { checkEmailDomain, resolveUser } from './users.js';
 
@@ -46,7 +46,7 @@ function readTokenIdentity(rt: AuthRuntime, claims: Claims): TokenIdentity {
     rbacRole,
     teamId,
     teamIds,
-    tokenTeamIds: [...new Set([teamId, ...teamIds].filter((t): t is string => t !== undefined))],
+    tokenTeamIds: tokenTeamIds(teamId, teamIds),
     teamAlias: asString(read(rt.fields.teamAlias, claims)),
     userId,
     email: asString(emailClaim),
@@ -70,17 +70,17 @@ function checkRoleMapped(rt: AuthRuntime, id: TokenIdentity): void {
 }
 
 /** The team the request is charged to; throws what must refuse it (blocked team, enforced access). */
-async function chooseTeam(
+function chooseTeam(
   rt: AuthRuntime,
   id: TokenIdentity,
   user: UserRecord | undefined,
   req: RequestFacts,
-): Promise<{ team: TeamRecord | undefined; refusal: JwtAuthError | undefined }> {
+): MaybePromise<TeamSelection> {
   const s = rt.settings;
-  const { team, refusal } = await selectTeam(
+  const selection = selectTeam(
     {
       teamId: id.teamId,
-      teamIds: id.teamIds,
+      ids: id.tokenTeamIds,
       alias: id.teamAlias,
       header: req.teamHeader,
       model: req.model,
@@ -90,8 +90,21 @@ async function chooseTeam(
     },
     rt.store,
   );
+  if (isPromise(selection)) return selection.then((chosen) => checkTeam(rt, id, user, req, chosen));
+  return checkTeam(rt, id, user, req, selection);
+}
+
+/** Throws what must refuse the team selection: a blocked team, or a model with access enforced. */
+function checkTeam(
+  rt: AuthRuntime,
+  id: TokenIdentity,
+  user: UserRecord | undefined,
+  req: RequestFacts,
+  chosen: TeamSelection,
+): TeamSelection {
+  const { team, refusal } = chosen;
   if (refusal?.code === 'team_blocked') throw refusal;
-  if (s.enforce_team_based_model_access && req.model !== undefined) {
+  if (rt.settings.enforce_team_based_model_access && req.model !== undefined) {
     if (id.userId !== undefined && !user) {
       throw new JwtAuthError('user_not_found', `User ${quoted(id.userId)} does not exist`);
     }
@@ -101,7 +114,7 @@ async function chooseTeam(
       );
     }
   }
-  return { team, refusal };
+  return chosen;
 }
 
 /** The kind of a non-admin identity, or the refusal that says why it has none. */
@@ -126,14 +139,16 @@ function kindOf(
  * Resolves verified claims (a JWT's, a UserInfo answer's) to an auth context, then authorizes the route
  * and the model. Order: what the claims say (with `enforce_rbac`, a mapped role or the admin scope);
  * the email domain; the user (synced or upserted as configured) and its stored role; the organization;
- * admin (scope, `proxy_admin` role mapping or stored role); the team; the kind.
+ * admin (scope, `proxy_admin` role mapping or stored role); the team; the kind. Each lookup is waited
+ * for only when the store must make it: with every record cached, the context comes at once (no
+ * promise, no turn of promise jobs per step); what refuses the request is then thrown.
  */
-export async function resolveIdentity(
+export function resolveIdentity(
   rt: AuthRuntime,
   claims: Claims,
   via: AuthContext['via'],
   req: RequestFacts,
-): Promise<AuthContext> {
+): MaybePromise<AuthContext> {
   const s = rt.settings;
   const id = readTokenIdentity(rt, claims);
   checkRoleMapped(rt, id);
@@ -141,9 +156,36 @@ export async function resolveIdentity(
     checkEmailDomain(id.email, s.user_allowed_email_domain);
   }
   const user =
-    id.userId !== undefined ? await resolveUser(rt, claims, id.userId, id.email, id.tokenTeamIds) : undefined;
+    id.userId !== undefined ? resolveUser(rt, claims, id.userId, id.email, id.tokenTeamIds) : undefined;
+  if (isPromise(user)) return user.then((found) => withUser(rt, claims, via, req, id, found));
+  return withUser(rt, claims, via, req, id, user);
+}
+
+/** `resolveIdentity` once the user is known: the organization next. */
+function withUser(
+  rt: AuthRuntime,
+  claims: Claims,
+  via: AuthContext['via'],
+  req: RequestFacts,
+  id: TokenIdentity,
+  user: UserRecord | undefined,
+): MaybePromise<AuthContext> {
   const org = resolveOrg(rt, claims);
-  const orgId = isPromise(org) ? await org : org;
+  if (isPromise(org)) return org.then((orgId) => withOrg(rt, claims, via, req, id, user, orgId));
+  return withOrg(rt, claims, via, req, id, user, org);
+}
+
+/** `resolveIdentity` once the organization is known: admin, else the team. */
+function withOrg(
+  rt: AuthRuntime,
+  claims: Claims,
+  via: AuthContext['via'],
+  req: RequestFacts,
+  id: TokenIdentity,
+  user: UserRecord | undefined,
+  orgId: string | undefined,
+): MaybePromise<AuthContext> {
+  const s = rt.settings;
   // built by assignment, never by spreading: a spread followed by more properties makes V8 build a
   // dictionary object, a visible cost on every JWT-authenticated call
   const identity: ResolvedIdentity = { via, scopes: id.scopes, roles: id.roles, claims, kind: 'admin' };
@@ -160,7 +202,19 @@ export async function resolveIdentity(
     user?.user_role === 'proxy_admin';
   if (isAdmin) return authorize(rt, req, identity, undefined, id.scopes);
 
-  const { team, refusal } = await chooseTeam(rt, id, user, req);
+  const chosen = chooseTeam(rt, id, user, req);
+  if (isPromise(chosen)) return chosen.then((team) => teamIdentity(rt, req, id, identity, team));
+  return teamIdentity(rt, req, id, identity, chosen);
+}
+
+/** A non-admin identity, authorized, once its team is chosen (or none is). */
+function teamIdentity(
+  rt: AuthRuntime,
+  req: RequestFacts,
+  id: TokenIdentity,
+  identity: ResolvedIdentity,
+  { team, refusal }: TeamSelection,
+): AuthContext {
   identity.kind = kindOf(rt, id, team, refusal);
   if (team) identity.team_id = team.team_id;
   return authorize(rt, req, identity, team, id.scopes);

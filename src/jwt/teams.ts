@@ -1,4 +1,4 @@
-import { isPromise } from '../stores/store.js';
+import { isPromise, type MaybePromise } from '../stores/store.js';
 import { JwtAuthError, quoted } from './errors.js';
 import type { AuthStore } from './store.js';
 import type { TeamRecord } from './types.js';
@@ -15,17 +15,14 @@ export function teamAllowsModel(team: TeamRecord, model: string): boolean {
   return models.some((m) => m === '*' || m === 'all-proxy-models' || wildcard(m)(model));
 }
 
-/** What the token says about teams. */
-export interface TeamClaims {
+/** What a team selection looks at: the token's teams, the request, and the settings. */
+export interface TeamSelectionInput {
   /** From `team_id_jwt_field` (or the object id of a `team` role). */
   teamId: string | undefined;
-  /** From `team_ids_jwt_field`, in token order. */
-  teamIds: readonly string[];
+  /** Every team id the token names: `teamId` first, then `team_ids_jwt_field`'s (`tokenTeamIds`). */
+  ids: readonly string[];
   /** From `team_alias_jwt_field`: used only when the token names no team id (ids come first). */
   alias: string | undefined;
-}
-
-export interface TeamSelectionInput extends TeamClaims {
   /** `x-svc-team-id`. */
   header: string | undefined;
   /** The model asked for, when the route calls one. */
@@ -41,10 +38,17 @@ export interface TeamSelectionInput extends TeamClaims {
 export interface TeamSelection {
   /** The team the request is charged to, with its record when the store has one. */
   team: TeamRecord | undefined;
-  /** Every team id the token names (ids, else the alias's team), in order. */
-  tokenTeamIds: string[];
   /** Why no team was chosen although the token named some: the error to raise if nothing else identifies the caller. */
   refusal: JwtAuthError | undefined;
+}
+
+/** The token's team ids: `teamId` (from `team_id_jwt_field`) first, then `teamIds`, each once. */
+export function tokenTeamIds(teamId: string | undefined, teamIds: readonly string[]): string[] {
+  if (teamIds.length === 0) return teamId === undefined ? [] : [teamId];
+  const ids = new Set<string>();
+  if (teamId !== undefined) ids.add(teamId);
+  for (const id of teamIds) ids.add(id);
+  return [...ids];
 }
 
 /** Resolves `team_alias_jwt_field`: exactly one team must carry the alias (spec 5.3.2). */
@@ -71,71 +75,109 @@ async function teamByAlias(alias: string, store: AuthStore): Promise<TeamRecord>
  * - a blocked team is never chosen; a missing `team_id_jwt_field` team is created with `team_id_upsert`.
  *
  * When none is chosen, `refusal` says why; with `enforce_team_based_model_access` (and a model) that
- * refusal is thrown at once.
+ * refusal is thrown at once. Answers at once when the store does (a cached team): a promise only for
+ * a lookup that must be waited for.
  */
-export async function selectTeam(input: TeamSelectionInput, store: AuthStore): Promise<TeamSelection> {
-  const ids = [...new Set([input.teamId, ...input.teamIds].filter((id): id is string => id !== undefined))];
-  let aliasTeam: TeamRecord | undefined;
-  if (ids.length === 0 && input.alias !== undefined) {
-    aliasTeam = await teamByAlias(input.alias, store);
-    ids.push(aliasTeam.team_id);
-  }
-  if (input.header !== undefined && !ids.includes(input.header)) {
-    throw new JwtAuthError(
-      'team_not_in_token',
-      `Team ${quoted(input.header)} (x-svc-team-id) is not one of the token's teams`,
+export function selectTeam(input: TeamSelectionInput, store: AuthStore): MaybePromise<TeamSelection> {
+  if (input.ids.length === 0 && input.alias !== undefined) {
+    return teamByAlias(input.alias, store).then((aliasTeam) =>
+      new TeamSearch(input, store, [aliasTeam.team_id], aliasTeam).from(0),
     );
   }
-  const candidates = input.header !== undefined ? [input.header] : ids;
-  if (candidates.length === 0) return { team: undefined, tokenTeamIds: ids, refusal: undefined };
+  return new TeamSearch(input, store, input.ids, undefined).from(0);
+}
 
-  let blocked: TeamRecord | undefined;
-  let withoutAccess: TeamRecord | undefined;
-  let existing = 0;
-  for (const id of candidates) {
-    // awaited only when the store must look it up: a cached team costs no turn of promise jobs
-    const found = id === aliasTeam?.team_id ? aliasTeam : store.getTeam(id);
-    let team = isPromise(found) ? await found : found;
-    if (!team && id === input.teamId && input.roleTeam) {
-      // spend is tracked on a team object that need not exist; no record, no restrictions
-      team = { team_id: id };
-    } else if (!team && input.upsert && id === input.teamId) {
-      team = { team_id: id };
-      await store.upsertTeam(team);
+/** One request's walk through its candidate teams, waiting only for lookups the store must make. */
+class TeamSearch {
+  readonly #candidates: readonly string[];
+  #blocked: TeamRecord | undefined;
+  #withoutAccess: TeamRecord | undefined;
+  #existing = 0;
+
+  constructor(
+    private readonly input: TeamSelectionInput,
+    private readonly store: AuthStore,
+    ids: readonly string[],
+    private readonly aliasTeam: TeamRecord | undefined,
+  ) {
+    if (input.header !== undefined && !ids.includes(input.header)) {
+      throw new JwtAuthError(
+        'team_not_in_token',
+        `Team ${quoted(input.header)} (x-svc-team-id) is not one of the token's teams`,
+      );
     }
-    if (!team) continue;
-    existing++;
-    if (input.model !== undefined && !teamAllowsModel(team, input.model)) {
-      withoutAccess ??= team;
-      continue;
-    }
-    if (team.blocked) {
-      blocked ??= team;
-      continue;
-    }
-    return { team, tokenTeamIds: ids, refusal: undefined };
+    this.#candidates = input.header !== undefined ? [input.header] : ids;
   }
 
-  let refusal: JwtAuthError;
-  if (blocked) {
-    refusal = new JwtAuthError('team_blocked', `Team ${quoted(blocked.team_id)} is blocked`);
-  } else if (existing === 0) {
-    refusal =
-      candidates.length === 1
-        ? new JwtAuthError('team_not_found', `Team ${quoted(candidates[0]!)} does not exist`)
-        : new JwtAuthError('team_not_found', "None of the token's teams exists");
-  } else {
-    refusal =
-      candidates.length === 1 && withoutAccess
-        ? new JwtAuthError(
-            'model_not_allowed',
-            `Team ${quoted(withoutAccess.team_id)} has no access to model ${quoted(input.model ?? '')}`,
-          )
-        : new JwtAuthError(
-            'model_not_allowed',
-            `None of the token's teams has access to model ${quoted(input.model ?? '')}`,
-          );
+  /** The selection, from the `i`th candidate on. */
+  from(i: number): MaybePromise<TeamSelection> {
+    for (; i < this.#candidates.length; i++) {
+      const id = this.#candidates[i]!;
+      const found = this.#record(id);
+      if (isPromise(found)) {
+        const next = i + 1;
+        return found.then((team) =>
+          team && this.#accepts(team) ? { team, refusal: undefined } : this.from(next),
+        );
+      }
+      if (found && this.#accepts(found)) return { team: found, refusal: undefined };
+    }
+    return this.#refuse();
   }
-  if (input.header !== undefined || (input.enforce && input.model !== undefined)) throw refusal;
-  return { team: undefined, tokenTeamIds: ids, refusal };
+
+  /** The candidate's record: stored, or one its token may stand for (a `team` role, `team_id_upsert`). */
+  #record(id: string): MaybePromise<TeamRecord | undefined> {
+    if (id === this.aliasTeam?.team_id) return this.aliasTeam;
+    const { input, store } = this;
+    const found = store.getTeam(id);
+    if (id !== input.teamId || !(input.roleTeam || input.upsert)) return found;
+    const orMade = (team: TeamRecord | undefined): MaybePromise<TeamRecord | undefined> => {
+      if (team) return team;
+      // a `team` role's team need not exist: spend is tracked on it, with no record, no restrictions
+      const made: TeamRecord = { team_id: id };
+      if (input.roleTeam) return made;
+      const upserted = store.upsertTeam(made);
+      return isPromise(upserted) ? upserted.then(() => made) : made;
+    };
+    return isPromise(found) ? found.then(orMade) : orMade(found);
+  }
+
+  /** Whether an existing team is the one; when it is not, remembered as the refusal's reason. */
+  #accepts(team: TeamRecord): boolean {
+    this.#existing++;
+    const model = this.input.model;
+    if (model !== undefined && !teamAllowsModel(team, model)) this.#withoutAccess ??= team;
+    else if (team.blocked) this.#blocked ??= team;
+    else return true;
+    return false;
+  }
+
+  #refuse(): TeamSelection {
+    const input = this.input;
+    const candidates = this.#candidates;
+    if (candidates.length === 0) return { team: undefined, refusal: undefined };
+    let refusal: JwtAuthError;
+    if (this.#blocked) {
+      refusal = new JwtAuthError('team_blocked', `Team ${quoted(this.#blocked.team_id)} is blocked`);
+    } else if (this.#existing === 0) {
+      refusal =
+        candidates.length === 1
+          ? new JwtAuthError('team_not_found', `Team ${quoted(candidates[0]!)} does not exist`)
+          : new JwtAuthError('team_not_found', "None of the token's teams exists");
+    } else {
+      const withoutAccess = this.#withoutAccess;
+      refusal =
+        candidates.length === 1 && withoutAccess
+          ? new JwtAuthError(
+              'model_not_allowed',
+              `Team ${quoted(withoutAccess.team_id)} has no access to model ${quoted(input.model ?? '')}`,
+            )
+          : new JwtAuthError(
+              'model_not_allowed',
+              `None of the token's teams has access to model ${quoted(input.model ?? '')}`,
+            );
+    }
+    if (input.header !== undefined || (input.enforce && input.model !== undefined)) throw refusal;
+    return { team: undefined, refusal };
+  }
 }

@@ -1,3 +1,4 @@
+import { isPromise, type MaybePromise } from '../stores/store.js';
 import type { AuthRuntime } from './auth-runtime.js';
 import { asList, type ClaimReader, type Claims } from './claims.js';
 import { JwtAuthError, quoted } from './errors.js';
@@ -22,15 +23,16 @@ export function checkEmailDomain(email: string | undefined, domain: string): voi
 /**
  * The user a token names, as stored: synced (role and teams, spec 5.8) with `sync_user_role_and_teams`,
  * else looked up, and created as an `internal_user` with `user_id_upsert` when missing. Undefined when
- * the store has no such user (users need not exist unless team-based model access is enforced).
+ * the store has no such user (users need not exist unless team-based model access is enforced). At
+ * once when the store answers at once (a cached user): a promise only for a lookup to wait for.
  */
-export async function resolveUser(
+export function resolveUser(
   rt: AuthRuntime,
   claims: Claims,
   userId: string,
   email: string | undefined,
   tokenTeamIds: readonly string[],
-): Promise<UserRecord | undefined> {
+): MaybePromise<UserRecord | undefined> {
   const s = rt.settings;
   if (s.sync_user_role_and_teams) {
     const roles = asList(read(rt.fields.userRoles ?? rt.fields.roles, claims), true);
@@ -39,10 +41,13 @@ export async function resolveUser(
       rt.store,
     );
   }
-  const user = await rt.store.getUser(userId);
-  if (user || !s.user_id_upsert) return user;
-  const created: UserRecord = { user_id: userId, user_role: 'internal_user' };
-  if (email !== undefined) created.user_email = email;
-  await rt.store.upsertUser(created);
-  return created;
+  const orCreated = (user: UserRecord | undefined): MaybePromise<UserRecord | undefined> => {
+    if (user || !s.user_id_upsert) return user;
+    const created: UserRecord = { user_id: userId, user_role: 'internal_user' };
+    if (email !== undefined) created.user_email = email;
+    const upserted = rt.store.upsertUser(created);
+    return isPromise(upserted) ? upserted.then(() => created) : created;
+  };
+  const user = rt.store.getUser(userId);
+  return isPromise(user) ? user.then(orCreated) : orCreated(user);
 }

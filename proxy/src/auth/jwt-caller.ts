@@ -82,7 +82,7 @@ function sentAsBearer(authorization: string | string[] | undefined, token: strin
  * budget, limits and spend apply from then on. JwtAuthError propagates; the error reply gives it its
  * status, and a failed `custom_validate` its fixed body.
  */
-export async function jwtCaller(
+export function jwtCaller(
   gate: JwtGate,
   request: JwtRequestFacts,
   token: string,
@@ -90,13 +90,16 @@ export async function jwtCaller(
   asKey: (keyHash: string) => Caller | Promise<Caller>,
   checked?: CheckedCredential,
 ): Promise<Caller> {
-  const auth = await gate.auth.authenticate(jwtRequest(request, token, model, checked));
-  if (auth.kind !== 'virtual_key') return { kind: 'jwt', auth };
-  const keyHash = mappedKeyHash(auth);
-  if (keyHash === undefined) {
-    throw new ProxyError(401, 'invalid_api_key', 'The key this token is mapped to does not exist.');
-  }
-  return asKey(keyHash);
+  return gate.auth
+    .authenticate(jwtRequest(request, token, model, checked))
+    .then((auth): Caller | Promise<Caller> => {
+      if (auth.kind !== 'virtual_key') return { kind: 'jwt', auth };
+      const keyHash = mappedKeyHash(auth);
+      if (keyHash === undefined) {
+        throw new ProxyError(401, 'invalid_api_key', 'The key this token is mapped to does not exist.');
+      }
+      return asKey(keyHash);
+    });
 }
 
 /** The mapped key's hash: a database directory gives the hash, a memory one the key itself. */

@@ -52,24 +52,28 @@ export function streamResult(
   const costOf = (usage: Partial<Usage> | undefined) =>
     cacheHit ? 0 : responseCost(endpoint.deployment, usage);
   const reading: Reading = { started: false };
-  const stream: ChatCompletionStream = new ChatCompletionStream(opened, {
-    costOf,
-    onStart: () => {
-      reading.started = true;
+  const stream: ChatCompletionStream = new ChatCompletionStream(
+    opened,
+    {
+      costOf,
+      onStart: () => {
+        reading.started = true;
+      },
+      onEnd: (usage) => {
+        const cost = costOf(usage);
+        stream._hidden_params.response_cost = cost;
+        settle({ usage, cost, response: null });
+      },
+      onError: (error) => settle(signal?.aborted ? { aborted: true } : { error }),
+      onClose: () => {
+        runtime.unwatch(reading);
+        settle({ aborted: true });
+      },
     },
-    onEnd: (usage) => {
-      const cost = costOf(usage);
-      stream._hidden_params.response_cost = cost;
-      settle({ usage, cost, response: null });
-    },
-    onError: (error) => settle(signal?.aborted ? { aborted: true } : { error }),
-    onClose: () => {
-      runtime.unwatch(reading);
-      settle({ aborted: true });
-    },
-  });
+    hiddenParams(routed, 0),
+  );
   settleWhenDropped(stream, reading, opened, settle, runtime);
-  return withHiddenParams(stream, hiddenParams(routed, 0)) as ChatCompletionStream;
+  return stream;
 }
 
 /** Whether the caller has started reading a stream: `RouterRuntime.watch`'s token for it. */

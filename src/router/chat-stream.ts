@@ -49,15 +49,25 @@ export interface StreamHooks {
  * the caller has already seen text). Stopping early (`break`) releases the connection.
  */
 export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
-  /** Routing facts; `response_cost` is filled in when the stream ends with usage. */
-  declare readonly _hidden_params: HiddenParams;
   #opened: OpenedStream | undefined;
+  readonly #hidden: HiddenParams;
 
   constructor(
     opened: OpenedStream,
     private readonly hooks: StreamHooks,
+    hidden: HiddenParams,
   ) {
     this.#opened = opened;
+    this.#hidden = hidden;
+  }
+
+  /**
+   * Routing facts; `response_cost` is filled in when the stream ends with usage. An accessor, not an
+   * own property: `JSON.stringify` and spreads leave it out, as they leave out a completion's, without
+   * a property defined on each stream.
+   */
+  get _hidden_params(): HiddenParams {
+    return this.#hidden;
   }
 
   /** Whether the caller has started reading it. */

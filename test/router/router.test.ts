@@ -37,6 +37,18 @@ describe('Router results', () => {
     expect(JSON.stringify(res)).not.toContain('_hidden_params');
   });
 
+  it('gives a stream _hidden_params that its keys leave out, its cost set at the end', async () => {
+    const router = new Router([deployment(mock, 'a')]);
+    const stream = await router.acompletion({ model: 'gpt-4o', messages: USER, stream: true });
+    expect(stream._hidden_params).toMatchObject({ model_id: 'a', model_group: 'gpt-4o', response_cost: 0 });
+    expect(Object.keys(stream)).not.toContain('_hidden_params');
+    for await (const _ of stream) {
+      // read to the end
+    }
+    await router.close();
+    expect(stream._hidden_params.response_cost).toBeGreaterThan(0);
+  });
+
   it('computes response_cost from the catalog', async () => {
     mock.setBehavior('/a', { usage: { prompt_tokens: 1000, completion_tokens: 100 } });
     const router = new Router([deployment(mock, 'a')]);

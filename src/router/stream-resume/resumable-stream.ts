@@ -11,7 +11,6 @@ import type {
 import type { Admits, Routed } from '../call.js';
 import { ChatCompletionStream } from '../chat-stream.js';
 import type { OpenedStream } from '../executor.js';
-import { withHiddenParams } from '../hidden-params.js';
 import { ContinuationChunks, usageChunk } from './continuation-chunks.js';
 import { continuationOf } from './continuation-request.js';
 import { DeliveredAnswer } from './delivered-answer.js';
@@ -75,8 +74,9 @@ export function resumableStream(
       costOf: (usage) =>
         priced.usage && sameTokens(usage, priced.usage) ? priced.cost : stream.costOf(usage),
     },
+    hidden,
   );
-  return withHiddenParams(resumable, hidden) as ChatCompletionStream;
+  return resumable;
 }
 
 /** A continued answer's usage once its last part ended, and its cost, each part at its own prices. */

@@ -69,54 +69,6 @@ function checkRoleMapped(rt: AuthRuntime, id: TokenIdentity): void {
   throw new JwtAuthError('role_not_mapped', `${held}; enforce_rbac admits only mapped roles`);
 }
 
-/** The team the request is charged to; throws what must refuse it (blocked team, enforced access). */
-function chooseTeam(
-  rt: AuthRuntime,
-  id: TokenIdentity,
-  user: UserRecord | undefined,
-  req: RequestFacts,
-): MaybePromise<TeamSelection> {
-  const s = rt.settings;
-  const selection = selectTeam(
-    {
-      teamId: id.teamId,
-      ids: id.tokenTeamIds,
-      alias: id.teamAlias,
-      header: req.teamHeader,
-      model: req.model,
-      enforce: s.enforce_team_based_model_access,
-      upsert: s.team_id_upsert,
-      roleTeam: id.rbacRole === 'team',
-    },
-    rt.store,
-  );
-  if (isPromise(selection)) return selection.then((chosen) => checkTeam(rt, id, user, req, chosen));
-  return checkTeam(rt, id, user, req, selection);
-}
-
-/** Throws what must refuse the team selection: a blocked team, or a model with access enforced. */
-function checkTeam(
-  rt: AuthRuntime,
-  id: TokenIdentity,
-  user: UserRecord | undefined,
-  req: RequestFacts,
-  chosen: TeamSelection,
-): TeamSelection {
-  const { team, refusal } = chosen;
-  if (refusal?.code === 'team_blocked') throw refusal;
-  if (rt.settings.enforce_team_based_model_access && req.model !== undefined) {
-    if (id.userId !== undefined && !user) {
-      throw new JwtAuthError('user_not_found', `User ${quoted(id.userId)} does not exist`);
-    }
-    if (!team) {
-      throw (
-        refusal ?? new JwtAuthError('team_not_found', 'The token names no team with access to this model')
-      );
-    }
-  }
-  return chosen;
-}
-
 /** The kind of a non-admin identity, or the refusal that says why it has none. */
 function kindOf(
   rt: AuthRuntime,
@@ -155,67 +107,100 @@ export function resolveIdentity(
   if (s.user_allowed_email_domain && (id.email !== undefined || id.userId !== undefined)) {
     checkEmailDomain(id.email, s.user_allowed_email_domain);
   }
-  const user =
-    id.userId !== undefined ? resolveUser(rt, claims, id.userId, id.email, id.tokenTeamIds) : undefined;
-  if (isPromise(user)) return user.then((found) => withUser(rt, claims, via, req, id, found));
-  return withUser(rt, claims, via, req, id, user);
+  return new IdentityResolution(rt, claims, via, req, id).start();
 }
 
-/** `resolveIdentity` once the user is known: the organization next. */
-function withUser(
-  rt: AuthRuntime,
-  claims: Claims,
-  via: AuthContext['via'],
-  req: RequestFacts,
-  id: TokenIdentity,
-  user: UserRecord | undefined,
-): MaybePromise<AuthContext> {
-  const org = resolveOrg(rt, claims);
-  if (isPromise(org)) return org.then((orgId) => withOrg(rt, claims, via, req, id, user, orgId));
-  return withOrg(rt, claims, via, req, id, user, org);
-}
+/**
+ * One identity's lookups in order (user, organization, team), each step taken at once when the one
+ * before answered at once, else when its promise settles.
+ */
+class IdentityResolution {
+  constructor(
+    private readonly rt: AuthRuntime,
+    private readonly claims: Claims,
+    private readonly via: AuthContext['via'],
+    private readonly req: RequestFacts,
+    private readonly id: TokenIdentity,
+  ) {}
 
-/** `resolveIdentity` once the organization is known: admin, else the team. */
-function withOrg(
-  rt: AuthRuntime,
-  claims: Claims,
-  via: AuthContext['via'],
-  req: RequestFacts,
-  id: TokenIdentity,
-  user: UserRecord | undefined,
-  orgId: string | undefined,
-): MaybePromise<AuthContext> {
-  const s = rt.settings;
-  // built by assignment, never by spreading: a spread followed by more properties makes V8 build a
-  // dictionary object, a visible cost on every JWT-authenticated call
-  const identity: ResolvedIdentity = { via, scopes: id.scopes, roles: id.roles, claims, kind: 'admin' };
-  if (id.userId !== undefined) identity.user_id = id.userId;
-  if (id.email !== undefined) identity.user_email = id.email;
-  if (user?.user_role !== undefined) identity.user_role = user.user_role;
-  if (orgId !== undefined) identity.org_id = orgId;
-  if (id.endUserId !== undefined) identity.end_user_id = id.endUserId;
-  if (id.rbacRole !== undefined) identity.internal_role = id.rbacRole;
-  if (id.tokenTeamIds.length > 0) identity.team_ids = id.tokenTeamIds;
-  const isAdmin =
-    id.scopes.includes(s.admin_jwt_scope) ||
-    id.rbacRole === 'proxy_admin' ||
-    user?.user_role === 'proxy_admin';
-  if (isAdmin) return authorize(rt, req, identity, undefined, id.scopes);
+  start(): MaybePromise<AuthContext> {
+    const { rt, claims, id } = this;
+    const user =
+      id.userId !== undefined ? resolveUser(rt, claims, id.userId, id.email, id.tokenTeamIds) : undefined;
+    if (isPromise(user)) return user.then((found) => this.#withUser(found));
+    return this.#withUser(user);
+  }
 
-  const chosen = chooseTeam(rt, id, user, req);
-  if (isPromise(chosen)) return chosen.then((team) => teamIdentity(rt, req, id, identity, team));
-  return teamIdentity(rt, req, id, identity, chosen);
-}
+  /** The organization next. */
+  #withUser(user: UserRecord | undefined): MaybePromise<AuthContext> {
+    const org = resolveOrg(this.rt, this.claims);
+    if (isPromise(org)) return org.then((orgId) => this.#withOrg(user, orgId));
+    return this.#withOrg(user, org);
+  }
 
-/** A non-admin identity, authorized, once its team is chosen (or none is). */
-function teamIdentity(
-  rt: AuthRuntime,
-  req: RequestFacts,
-  id: TokenIdentity,
-  identity: ResolvedIdentity,
-  { team, refusal }: TeamSelection,
-): AuthContext {
-  identity.kind = kindOf(rt, id, team, refusal);
-  if (team) identity.team_id = team.team_id;
-  return authorize(rt, req, identity, team, id.scopes);
+  /** An admin now; anyone else once the team is chosen. */
+  #withOrg(user: UserRecord | undefined, orgId: string | undefined): MaybePromise<AuthContext> {
+    const { rt, req, id } = this;
+    const s = rt.settings;
+    // built by assignment, never by spreading: a spread followed by more properties makes V8 build a
+    // dictionary object, a visible cost on every JWT-authenticated call
+    const identity: ResolvedIdentity = {
+      via: this.via,
+      scopes: id.scopes,
+      roles: id.roles,
+      claims: this.claims,
+      kind: 'admin',
+    };
+    if (id.userId !== undefined) identity.user_id = id.userId;
+    if (id.email !== undefined) identity.user_email = id.email;
+    if (user?.user_role !== undefined) identity.user_role = user.user_role;
+    if (orgId !== undefined) identity.org_id = orgId;
+    if (id.endUserId !== undefined) identity.end_user_id = id.endUserId;
+    if (id.rbacRole !== undefined) identity.internal_role = id.rbacRole;
+    if (id.tokenTeamIds.length > 0) identity.team_ids = id.tokenTeamIds;
+    const isAdmin =
+      id.scopes.includes(s.admin_jwt_scope) ||
+      id.rbacRole === 'proxy_admin' ||
+      user?.user_role === 'proxy_admin';
+    if (isAdmin) return authorize(rt, req, identity, undefined, id.scopes);
+
+    const selection = selectTeam(
+      {
+        teamId: id.teamId,
+        ids: id.tokenTeamIds,
+        alias: id.teamAlias,
+        header: req.teamHeader,
+        model: req.model,
+        enforce: s.enforce_team_based_model_access,
+        upsert: s.team_id_upsert,
+        roleTeam: id.rbacRole === 'team',
+      },
+      rt.store,
+    );
+    if (isPromise(selection)) return selection.then((chosen) => this.#withTeam(identity, user, chosen));
+    return this.#withTeam(identity, user, selection);
+  }
+
+  /** The identity authorized with the team the request is charged to (or none); throws what refuses it. */
+  #withTeam(
+    identity: ResolvedIdentity,
+    user: UserRecord | undefined,
+    { team, refusal }: TeamSelection,
+  ): AuthContext {
+    const { rt, req, id } = this;
+    if (refusal?.code === 'team_blocked') throw refusal;
+    if (rt.settings.enforce_team_based_model_access && req.model !== undefined) {
+      if (id.userId !== undefined && !user) {
+        throw new JwtAuthError('user_not_found', `User ${quoted(id.userId)} does not exist`);
+      }
+      if (!team) {
+        throw (
+          refusal ?? new JwtAuthError('team_not_found', 'The token names no team with access to this model')
+        );
+      }
+    }
+    identity.kind = kindOf(rt, id, team, refusal);
+    if (team) identity.team_id = team.team_id;
+    return authorize(rt, req, identity, team, id.scopes);
+  }
 }

@@ -11,7 +11,8 @@ type Guarded<T> = {
 /**
  * {@link JwtAuthDeps} whose every method answers (at once when the store does: a cached lookup costs
  * no promise), or fails with JwtAuthError 503 when the store failed: thrown when it failed at once,
- * else a rejection. Its callers are async functions, where both are the same.
+ * else a rejection. Its callers answer at once when it does, so a throw travels up synchronously to
+ * `authenticate` and `checkCredential`, which turn it into a rejection like the other.
  */
 export type AuthStore = Guarded<JwtAuthDeps>;
 

@@ -81,15 +81,26 @@ async function teamByAlias(alias: string, store: AuthStore): Promise<TeamRecord>
 export function selectTeam(input: TeamSelectionInput, store: AuthStore): MaybePromise<TeamSelection> {
   if (input.ids.length === 0 && input.alias !== undefined) {
     return teamByAlias(input.alias, store).then((aliasTeam) =>
-      new TeamSearch(input, store, [aliasTeam.team_id], aliasTeam).from(0),
+      new TeamSearch(input, store, candidatesOf(input, [aliasTeam.team_id]), aliasTeam).from(0),
     );
   }
-  return new TeamSearch(input, store, input.ids, undefined).from(0);
+  return new TeamSearch(input, store, candidatesOf(input, input.ids), undefined).from(0);
+}
+
+/** The teams to try: `x-svc-team-id` alone when sent (it must be one of the token's), else all of them. */
+function candidatesOf(input: TeamSelectionInput, ids: readonly string[]): readonly string[] {
+  if (input.header === undefined) return ids;
+  if (!ids.includes(input.header)) {
+    throw new JwtAuthError(
+      'team_not_in_token',
+      `Team ${quoted(input.header)} (x-svc-team-id) is not one of the token's teams`,
+    );
+  }
+  return [input.header];
 }
 
 /** One request's walk through its candidate teams, waiting only for lookups the store must make. */
 class TeamSearch {
-  readonly #candidates: readonly string[];
   #blocked: TeamRecord | undefined;
   #withoutAccess: TeamRecord | undefined;
   #existing = 0;
@@ -97,22 +108,14 @@ class TeamSearch {
   constructor(
     private readonly input: TeamSelectionInput,
     private readonly store: AuthStore,
-    ids: readonly string[],
+    private readonly candidates: readonly string[],
     private readonly aliasTeam: TeamRecord | undefined,
-  ) {
-    if (input.header !== undefined && !ids.includes(input.header)) {
-      throw new JwtAuthError(
-        'team_not_in_token',
-        `Team ${quoted(input.header)} (x-svc-team-id) is not one of the token's teams`,
-      );
-    }
-    this.#candidates = input.header !== undefined ? [input.header] : ids;
-  }
+  ) {}
 
   /** The selection, from the `i`th candidate on. */
   from(i: number): MaybePromise<TeamSelection> {
-    for (; i < this.#candidates.length; i++) {
-      const id = this.#candidates[i]!;
+    for (; i < this.candidates.length; i++) {
+      const id = this.candidates[i]!;
       const found = this.#record(id);
       if (isPromise(found)) {
         const next = i + 1;
@@ -154,7 +157,7 @@ class TeamSearch {
 
   #refuse(): TeamSelection {
     const input = this.input;
-    const candidates = this.#candidates;
+    const candidates = this.candidates;
     if (candidates.length === 0) return { team: undefined, refusal: undefined };
     let refusal: JwtAuthError;
     if (this.#blocked) {

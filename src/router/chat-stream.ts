@@ -52,6 +52,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   #opened: OpenedStream | undefined;
   readonly #hidden: HiddenParams;
 
+  /** Made by the router, which gives it the opened stream, its hooks and its routing facts. */
   constructor(
     opened: OpenedStream,
     private readonly hooks: StreamHooks,

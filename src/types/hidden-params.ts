@@ -1,8 +1,8 @@
 import type { ProviderName } from './provider.js';
 
 /**
- * Routing facts attached to every result as the non-enumerable `_hidden_params` (left out of
- * `JSON.stringify`).
+ * Routing facts every result carries as `_hidden_params`: a non-enumerable property of a completion
+ * (left out of `JSON.stringify`), an accessor of a stream.
  */
 export interface HiddenParams {
   /** The deployment that served the call. */

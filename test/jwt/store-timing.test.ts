@@ -50,28 +50,66 @@ function answeringLater(dir: MemoryJwtDirectory): JwtAuthDeps {
   };
 }
 
+/** What a case must decide: the context's fields, or the refusal's status and code. */
+type Expected = Partial<AuthContext> | { status: number; code: string };
+
 interface Case {
   settings: JwtAuthSettings;
   claims: Record<string, unknown>;
+  expected: Expected;
   model?: string;
   teamHeader?: string;
   path?: string;
 }
 
 const base = { user_id_jwt_field: 'sub', team_ids_jwt_field: 'groups' } satisfies JwtAuthSettings;
+const rbac = {
+  enforce_rbac: true,
+  object_id_jwt_field: 'oid',
+  roles_jwt_field: 'roles',
+  role_mappings: [{ role: 'gateway.consumer', internal_role: 'team' as const }],
+} satisfies JwtAuthSettings;
+const sync = {
+  ...base,
+  sync_user_role_and_teams: true,
+  user_roles_jwt_field: 'roles',
+} satisfies JwtAuthSettings;
 
 const CASES: Array<[string, Case]> = [
   [
     'the first token team with access to the model',
-    { settings: base, claims: { sub: 'alice', groups: ['team-a', 'team-b'] }, model: 'claude-sonnet' },
+    {
+      settings: base,
+      claims: { sub: 'alice', groups: ['team-a', 'team-b'] },
+      model: 'claude-sonnet',
+      expected: { kind: 'team', team_id: 'team-b', user_id: 'alice' },
+    },
+  ],
+  [
+    'a blocked team is passed over for the next',
+    {
+      settings: base,
+      claims: { groups: ['team-blocked', 'team-a'] },
+      expected: { kind: 'team', team_id: 'team-a' },
+    },
   ],
   [
     'a blocked team is refused',
-    { settings: base, claims: { sub: 'alice', groups: ['team-blocked'] }, model: 'gpt-4o' },
+    {
+      settings: base,
+      claims: { sub: 'alice', groups: ['team-blocked'] },
+      model: 'gpt-4o',
+      expected: { status: 403, code: 'team_blocked' },
+    },
   ],
   [
     'no token team has the model',
-    { settings: base, claims: { groups: ['team-a', 'team-b'] }, model: 'gemini' },
+    {
+      settings: base,
+      claims: { groups: ['team-a', 'team-b'] },
+      model: 'gemini',
+      expected: { status: 403, code: 'model_not_allowed' },
+    },
   ],
   [
     'x-svc-team-id picks a team',
@@ -80,48 +118,89 @@ const CASES: Array<[string, Case]> = [
       claims: { groups: ['team-a', 'team-b'] },
       model: 'claude-sonnet',
       teamHeader: 'team-b',
+      expected: { kind: 'team', team_id: 'team-b' },
     },
   ],
   [
-    'x-svc-team-id outside the token',
-    { settings: base, claims: { groups: ['team-a'] }, teamHeader: 'team-b' },
+    'x-svc-team-id outside the token, after the user lookup',
+    {
+      settings: base,
+      claims: { sub: 'alice', groups: ['team-a'] },
+      teamHeader: 'team-b',
+      expected: { status: 403, code: 'team_not_in_token' },
+    },
   ],
   [
     'a missing user is created (user_id_upsert)',
     {
       settings: { ...base, user_id_upsert: true },
       claims: { sub: 'bob', email: 'bob@example.com', groups: ['team-a'] },
+      expected: { kind: 'team', team_id: 'team-a', user_id: 'bob' },
     },
   ],
   [
     'a missing team is created (team_id_upsert)',
-    { settings: { team_id_jwt_field: 'tid', team_id_upsert: true }, claims: { tid: 'team-new' } },
+    {
+      settings: { team_id_jwt_field: 'tid', team_id_upsert: true },
+      claims: { tid: 'team-new' },
+      expected: { kind: 'team', team_id: 'team-new' },
+    },
+  ],
+  [
+    "a team role's team need not exist",
+    {
+      settings: rbac,
+      claims: { oid: 'obj-1', roles: ['gateway.consumer'] },
+      expected: { kind: 'team', team_id: 'obj-1', internal_role: 'team' },
+    },
   ],
   [
     'a team by its alias',
-    { settings: { team_alias_jwt_field: 'team_alias' }, claims: { team_alias: 'alpha' }, model: 'gpt-4o' },
+    {
+      settings: { team_alias_jwt_field: 'team_alias' },
+      claims: { team_alias: 'alpha' },
+      model: 'gpt-4o',
+      expected: { kind: 'team', team_id: 'team-a' },
+    },
   ],
   [
     'an organization by its alias',
     {
       settings: { ...base, org_alias_jwt_field: 'org' },
       claims: { sub: 'alice', org: 'acme', groups: ['team-a'] },
+      expected: { team_id: 'team-a', org_id: 'org-1' },
     },
   ],
-  ['an admin by its stored role', { settings: base, claims: { sub: 'root' }, path: '/key/generate' }],
+  [
+    'an admin by its stored role',
+    {
+      settings: base,
+      claims: { sub: 'root' },
+      path: '/key/generate',
+      expected: { kind: 'admin', user_id: 'root', user_role: 'proxy_admin' },
+    },
+  ],
+  [
+    'a user synced with its teams (sync_user_role_and_teams)',
+    {
+      settings: sync,
+      claims: { sub: 'alice', roles: [], groups: ['team-a'] },
+      expected: { kind: 'team', team_id: 'team-a', user_id: 'alice' },
+    },
+  ],
   [
     'enforced access without the user',
     {
       settings: { ...base, enforce_team_based_model_access: true },
       claims: { sub: 'nobody', groups: ['team-a'] },
       model: 'gpt-4o',
+      expected: { status: 403, code: 'user_not_found' },
     },
   ],
 ];
 
 /** What an authentication decided: the context, or the refusal's status and code; and what it stored. */
-async function outcome(deps: JwtAuthDeps, dir: MemoryJwtDirectory, c: Case) {
-  const token = await idp.sign(c.claims);
+async function outcome(deps: JwtAuthDeps, dir: MemoryJwtDirectory, c: Case, token: string) {
   const headers = c.teamHeader === undefined ? undefined : { 'x-svc-team-id': c.teamHeader };
   let decided: AuthContext | { status: number; code: string };
   try {
@@ -137,9 +216,11 @@ async function outcome(deps: JwtAuthDeps, dir: MemoryJwtDirectory, c: Case) {
 
 describe('a store that answers later decides as one that answers at once', () => {
   test.each(CASES)('%s', async (_name, c) => {
+    const token = await idp.sign(c.claims);
     const atOnce = seeded();
     const later = seeded();
-    const now = await outcome(atOnce, atOnce, c);
-    expect(await outcome(answeringLater(later), later, c)).toEqual(now);
+    const now = await outcome(atOnce, atOnce, c, token);
+    expect(now.decided).toMatchObject(c.expected);
+    expect(await outcome(answeringLater(later), later, c, token)).toEqual(now);
   });
 });

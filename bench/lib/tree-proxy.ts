@@ -12,6 +12,8 @@ export interface TreeProxy {
   meterUrl: string;
   /** A team JWT. */
   jwt: string;
+  /** The server's process id (taskset hands its own over to the server). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -76,5 +78,5 @@ export async function startTreeProxy(
     },
   });
   const [url, key, meterUrl, jwt] = (await addressLine(child)).split(' ') as [string, string, string, string];
-  return { url, key, meterUrl, jwt, stop: () => stopChild(child) };
+  return { url, key, meterUrl, jwt, pid: child.pid, stop: () => stopChild(child) };
 }

@@ -41,13 +41,21 @@ export function resolveUser(
       rt.store,
     );
   }
-  const orCreated = (user: UserRecord | undefined): MaybePromise<UserRecord | undefined> => {
-    if (user || !s.user_id_upsert) return user;
-    const created: UserRecord = { user_id: userId, user_role: 'internal_user' };
-    if (email !== undefined) created.user_email = email;
-    const upserted = rt.store.upsertUser(created);
-    return isPromise(upserted) ? upserted.then(() => created) : created;
-  };
   const user = rt.store.getUser(userId);
-  return isPromise(user) ? user.then(orCreated) : orCreated(user);
+  if (isPromise(user)) return user.then((found) => foundOrCreated(rt, userId, email, found));
+  return foundOrCreated(rt, userId, email, user);
+}
+
+/** The stored user, else (with `user_id_upsert`) a new `internal_user`, stored before it is returned. */
+function foundOrCreated(
+  rt: AuthRuntime,
+  userId: string,
+  email: string | undefined,
+  user: UserRecord | undefined,
+): MaybePromise<UserRecord | undefined> {
+  if (user || !rt.settings.user_id_upsert) return user;
+  const created: UserRecord = { user_id: userId, user_role: 'internal_user' };
+  if (email !== undefined) created.user_email = email;
+  const upserted = rt.store.upsertUser(created);
+  return isPromise(upserted) ? upserted.then(() => created) : created;
 }

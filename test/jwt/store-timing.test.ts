@@ -57,6 +57,8 @@ interface Case {
   settings: JwtAuthSettings;
   claims: Record<string, unknown>;
   expected: Expected;
+  /** Records the authentication must have written (a created user or team, a membership). */
+  stores?: Partial<Stored>;
   model?: string;
   teamHeader?: string;
   path?: string;
@@ -133,9 +135,12 @@ const CASES: Array<[string, Case]> = [
   [
     'a missing user is created (user_id_upsert)',
     {
-      settings: { ...base, user_id_upsert: true },
+      settings: { ...base, user_id_upsert: true, user_email_jwt_field: 'email' },
       claims: { sub: 'bob', email: 'bob@example.com', groups: ['team-a'] },
       expected: { kind: 'team', team_id: 'team-a', user_id: 'bob' },
+      stores: {
+        users: { bob: { user_id: 'bob', user_role: 'internal_user', user_email: 'bob@example.com' } },
+      },
     },
   ],
   [
@@ -144,6 +149,7 @@ const CASES: Array<[string, Case]> = [
       settings: { team_id_jwt_field: 'tid', team_id_upsert: true },
       claims: { tid: 'team-new' },
       expected: { kind: 'team', team_id: 'team-new' },
+      stores: { teams: expect.arrayContaining(['team-new']) },
     },
   ],
   [
@@ -186,6 +192,7 @@ const CASES: Array<[string, Case]> = [
       settings: sync,
       claims: { sub: 'alice', roles: [], groups: ['team-a'] },
       expected: { kind: 'team', team_id: 'team-a', user_id: 'alice' },
+      stores: { memberships: { alice: ['team-a'] } },
     },
   ],
   [
@@ -199,6 +206,21 @@ const CASES: Array<[string, Case]> = [
   ],
 ];
 
+/** What the directory holds after an authentication. */
+interface Stored {
+  users: Record<string, unknown>;
+  teams: string[];
+  memberships: Record<string, string[]>;
+}
+
+function stored(dir: MemoryJwtDirectory): Stored {
+  return {
+    users: Object.fromEntries(dir.users),
+    teams: [...dir.teams.keys()],
+    memberships: Object.fromEntries([...dir.memberships].map(([user, teams]) => [user, [...teams].sort()])),
+  };
+}
+
 /** What an authentication decided: the context, or the refusal's status and code; and what it stored. */
 async function outcome(deps: JwtAuthDeps, dir: MemoryJwtDirectory, c: Case, token: string) {
   const headers = c.teamHeader === undefined ? undefined : { 'x-svc-team-id': c.teamHeader };
@@ -211,7 +233,7 @@ async function outcome(deps: JwtAuthDeps, dir: MemoryJwtDirectory, c: Case, toke
     if (!JwtAuthError.isInstance(error)) throw error;
     decided = { status: error.status, code: error.code };
   }
-  return { decided, users: [...dir.users.keys()], teams: [...dir.teams.keys()] };
+  return { decided, ...stored(dir) };
 }
 
 describe('a store that answers later decides as one that answers at once', () => {
@@ -221,6 +243,7 @@ describe('a store that answers later decides as one that answers at once', () =>
     const later = seeded();
     const now = await outcome(atOnce, atOnce, c, token);
     expect(now.decided).toMatchObject(c.expected);
+    if (c.stores) expect(now).toMatchObject(c.stores);
     expect(await outcome(answeringLater(later), later, c, token)).toEqual(now);
   });
 });

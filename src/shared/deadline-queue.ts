@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { clampTimerMs } from './timers.js';
 
 /** A deadline set on a `DeadlineQueue`. */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { inspect } from 'node:util';
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import { redactSecrets } from '../errors/redact.js';

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { isPromise, type MaybePromise, type Store } from './store.js';
 
 /** What a watched store reports. */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestTracing } from '../observability/request-tracing.js';

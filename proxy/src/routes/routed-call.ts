@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { context, trace } from '@opentelemetry/api';
 import type { AccessGroups, CallControl, CallSignal, ChatCompletionStream } from '@svc/router';
 import type { Caller } from '../auth/caller.js';

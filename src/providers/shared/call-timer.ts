@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { CallSignal } from '../../shared/call-signal.js';
 import type { DeadlineQueue, Deadline as QueuedDeadline } from '../../shared/deadline-queue.js';
 import { clampTimerMs } from '../../shared/timers.js';

@@ -24,6 +24,7 @@ const DecodedEvent = PlainEvent as unknown as new (event: string | undefined, da
 export const MAX_SSE_EVENT_CHARS = 16 * 1024 * 1024;
 
 const CR = 13;
+const LF = 10;
 const COLON = 58;
 const SPACE = 32;
 const BOM = 0xfeff;
@@ -81,6 +82,22 @@ export class SseDecoder {
     }
     let start = 0;
     for (; end !== -1; end = text.indexOf('\n', start)) {
+      // the common event's last line: one `data:` line with the blank line after it, handed out at once
+      // (no line of its own kept, no second line read)
+      if (
+        text.charCodeAt(end + 1) === LF &&
+        this.#data.length === 0 &&
+        text.startsWith('data:', start) &&
+        text.charCodeAt(end - 1) !== CR
+      ) {
+        const valueAt = text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5;
+        // a keyed store, not `out.push`: V8's optimiser inlines it from the store's feedback, where a
+        // push on a parameter whose maps it cannot infer calls the builtin (about 100 instructions)
+        out[out.length] = new DecodedEvent(this.#event, valueAt < end ? text.slice(valueAt, end) : '');
+        this.#event = undefined;
+        start = end + 2;
+        continue;
+      }
       this.#line(text, start, end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end, out);
       start = end + 1;
     }
@@ -138,7 +155,7 @@ export class SseDecoder {
     if (start === end) {
       const data = this.#data;
       if (data.length > 0)
-        out.push(new DecodedEvent(this.#event, data.length === 1 ? data[0]! : data.join('\n')));
+        out[out.length] = new DecodedEvent(this.#event, data.length === 1 ? data[0]! : data.join('\n'));
       this.#event = undefined;
       clearArray(data);
       this.#pending = 0;

@@ -32,7 +32,6 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
   #eventAt = 0;
   readonly #ready: Chunk[] = [];
   #readyAt = 0;
-  readonly #out: Chunk[] = [];
   #held: Chunk[] | undefined;
   #answering = false;
   /** A chunk is with the caller: its next `next()` ends its pause. */
@@ -124,8 +123,10 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
           this.#eventAt = 0;
         }
         now = this.timer.event();
-        this.transform.event(event, this.#out);
-        this.#guard();
+        // the transform's chunks go straight to the caller's queue (empty here: it is drained first)
+        const from = this.#ready.length;
+        this.transform.event(event, this.#ready);
+        if (!this.#answering) this.#guard(from);
         continue;
       }
       if (this.#phase === 'ended') {
@@ -133,8 +134,9 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
         return DONE;
       }
       if (this.#phase === 'ending') {
-        this.transform.end(this.#out);
-        this.#guard();
+        const from = this.#ready.length;
+        this.transform.end(this.#ready);
+        if (!this.#answering) this.#guard(from);
         if (this.#held) this.#ready.push(...this.#held);
         this.#held = undefined;
         this.#phase = 'ended';
@@ -176,11 +178,16 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
     return yielded(chunk);
   }
 
-  /** Moves the transform's chunks to the caller's queue, holding back those before the first content. */
-  #guard(): void {
-    const out = this.#out;
-    for (let i = 0; i < out.length; i++) {
-      const chunk = out[i]!;
+  /**
+   * Until the first content chunk: takes the chunks the transform queued from `from` on back, holds
+   * those before it, and queues them with it.
+   */
+  #guard(from: number): void {
+    const ready = this.#ready;
+    if (from === ready.length) return;
+    const fresh = ready.splice(from);
+    for (let i = 0; i < fresh.length; i++) {
+      const chunk = fresh[i]!;
       if (!this.#answering) {
         if (!carriesContent(chunk)) {
           if (this.#held) this.#held.push(chunk);
@@ -189,12 +196,11 @@ export class StreamReader<Chunk extends ChatCompletionChunk> implements AsyncIte
         }
         this.#answering = true;
         this.timer.firstToken();
-        if (this.#held) this.#ready.push(...this.#held);
+        if (this.#held) ready.push(...this.#held);
         this.#held = undefined;
       }
-      this.#ready.push(chunk);
+      ready.push(chunk);
     }
-    clearArray(out);
   }
 
   #fail(err: unknown): unknown {

@@ -41,6 +41,18 @@ describe('parseSse', () => {
     ]);
   });
 
+  it('reads one-line events whole in one read as line by line: a name before, no space, no value, two lines', async () => {
+    const text = 'event: a\ndata: x\n\ndata:y\n\ndata: \n\ndata: one\ndata: two\n\n';
+    const expected = [
+      { event: 'a', data: 'x' },
+      { event: undefined, data: 'y' },
+      { event: undefined, data: '' },
+      { event: undefined, data: 'one\ntwo' },
+    ];
+    expect(await collect([text])).toEqual(expected);
+    expect(await collect([...text])).toEqual(expected);
+  });
+
   it('dispatches a final event with no trailing blank line', async () => {
     expect(await collect(['data: last'])).toEqual([{ event: undefined, data: 'last' }]);
   });

@@ -17,7 +17,7 @@
 //   1,500 and 500 bodies after a warm-up of 2,000. Slow (a minute a count, two at a time) but exact: a
 //   change of a few instructions a chunk shows.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +69,10 @@ async function output(command: string, args: string[]): Promise<{ stdout: string
   proc.stderr.on('data', (piece) => {
     stderr += String(piece);
   });
-  const code = await new Promise<number | null>((done) => proc.on('close', done));
+  const code = await new Promise<number | null>((done, fail) => {
+    proc.on('error', fail); // not started (valgrind not installed)
+    proc.on('close', done);
+  });
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}: ${stderr.slice(-2000)}`);
   return { stdout, stderr };
 }
@@ -96,8 +99,11 @@ async function instructions(tree: string, variant: Variant, bodyFile: string): P
     if (!refs) throw new Error(`no instruction count from valgrind: ${stderr.slice(-500)}`);
     return Number(refs[1]!.replaceAll(',', ''));
   };
-  const [few, many] = await Promise.all([count(FEW), count(MANY)]);
-  return (many - few) / (MANY - FEW);
+  // both awaited, so that a failing count leaves no valgrind running behind the script
+  const [few, many] = await Promise.allSettled([count(FEW), count(MANY)]);
+  if (few.status === 'rejected') throw few.reason;
+  if (many.status === 'rejected') throw many.reason;
+  return (many.value - few.value) / (MANY - FEW);
 }
 
 const fixed = (n: number, digits = 1) => n.toFixed(digits);
@@ -105,20 +111,25 @@ const fixed = (n: number, digits = 1) => n.toFixed(digits);
 if (process.argv[2] === '--child') {
   process.stdout.write(`${JSON.stringify(await timeVariants(process.argv[3]!))}\n`);
 } else {
-  const byInstructions = process.argv.includes('--instructions');
-  const trees = process.argv
-    .slice(2)
-    .filter((a) => a !== '--instructions')
-    .map((t) => resolve(t));
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a.startsWith('-') && a !== '--instructions');
+  if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(', ')}: only --instructions`);
+  const byInstructions = args.includes('--instructions');
+  const trees = args.filter((a) => a !== '--instructions').map((t) => resolve(t));
   if (trees.length === 0) trees.push(resolve(fileURLToPath(new URL('..', import.meta.url))));
   const results = new Map<string, Result[]>(trees.map((t) => [t, []]));
   if (byInstructions) {
-    const bodyFile = join(mkdtempSync(join(tmpdir(), 'svc-chunks-')), 'body.sse');
-    writeFileSync(bodyFile, streamBody());
-    for (const tree of trees) {
-      const counts = {} as Result;
-      for (const variant of VARIANTS) counts[variant] = await instructions(tree, variant, bodyFile);
-      results.get(tree)!.push(counts);
+    const dir = mkdtempSync(join(tmpdir(), 'svc-chunks-'));
+    try {
+      const bodyFile = join(dir, 'body.sse');
+      writeFileSync(bodyFile, streamBody());
+      for (const tree of trees) {
+        const counts = {} as Result;
+        for (const variant of VARIANTS) counts[variant] = await instructions(tree, variant, bodyFile);
+        results.get(tree)!.push(counts);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   } else {
     for (let round = 0; round < ROUNDS; round++) {

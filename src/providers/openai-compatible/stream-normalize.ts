@@ -17,12 +17,13 @@ const emptyValue = (v: unknown): boolean =>
 
 /** Whether a delta says nothing (a role alone, empty content, null fields). */
 export function isEmptyDelta(delta: ChunkDelta): boolean {
-  // most deltas of a stream carry text, which says something however the delta holds it: known
-  // without walking its keys (or asking whether the text is its own: a call each chunk)
+  // most deltas of a stream carry text: known to say something without walking their keys. Text a
+  // delta inherits counts here, as `carriesContent` reads it (asking whether it is its own was a
+  // call each chunk)
   const content = delta.content;
   if (typeof content === 'string' && content !== '') return false;
   const fields = delta as Record<string, unknown>;
-  // for-in, not Object.keys: this runs on every chunk, and the keys array was its one allocation;
+  // the other fields walked with for-in, not Object.keys (the keys array was its one allocation);
   // own keys only, as Object.keys gave (a chunk hook may return a delta with a prototype)
   for (const key in fields)
     if (key !== 'role' && Object.hasOwn(fields, key) && !emptyValue(fields[key])) return false;

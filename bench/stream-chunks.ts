@@ -134,8 +134,8 @@ if (process.argv[2] === '--child') {
   } else {
     for (let round = 0; round < ROUNDS; round++) {
       for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
-        const [command, args] = onCore(0, process.execPath, ['--import', 'tsx', script, '--child', tree]);
-        results.get(tree)!.push(JSON.parse((await output(command, args)).stdout) as Result);
+        const [command, argv] = onCore(0, process.execPath, ['--import', 'tsx', script, '--child', tree]);
+        results.get(tree)!.push(JSON.parse((await output(command, argv)).stdout) as Result);
       }
     }
   }

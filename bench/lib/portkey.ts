@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,23 +13,43 @@ import { freePort, onCore } from './child.js';
 const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svc-router-bench', 'portkey');
 const ENTRY = join(CACHE, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
 
-/** The installed gateway's entry script and version; installs it when missing. */
+/**
+ * The `@hono/node-server` Portkey is installed with. Portkey asks for `^1.3.3`, which resolves to
+ * 1.19; from 1.14.2 on, a Response made over a stream takes its init's Headers as they are, so the
+ * Response Portkey wraps around the upstream's stream keeps the upstream's immutable headers, and
+ * Portkey's own header writes (`updateHeaders`) throw `TypeError: immutable` on every streamed answer
+ * (Portkey-AI/gateway#1389, #1550). 1.14.1, the last release before that change, is within Portkey's
+ * range and serves its streams; pinned with npm `overrides` in the cache directory's package.json.
+ */
+const NODE_SERVER = '1.14.1';
+const NODE_SERVER_PACKAGE = join(CACHE, 'node_modules', '@hono', 'node-server', 'package.json');
+
+/** The `version` field of an installed package's package.json, or undefined when it is not there. */
+function installedVersion(packageJson: string): string | undefined {
+  if (!existsSync(packageJson)) return undefined;
+  return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
+}
+
+/** The installed gateway's entry script and version; installs it when missing or on another node-server. */
 export function ensurePortkey(): { entry: string; version: string } {
-  if (!existsSync(ENTRY)) {
+  if (!existsSync(ENTRY) || installedVersion(NODE_SERVER_PACKAGE) !== NODE_SERVER) {
     const spec = `@portkey-ai/gateway@${process.env.BENCH_PORTKEY_VERSION ?? 'latest'}`;
-    process.stderr.write(`bench: installing ${spec} into ${CACHE}\n`);
+    process.stderr.write(`bench: installing ${spec} (@hono/node-server ${NODE_SERVER}) into ${CACHE}\n`);
+    mkdirSync(CACHE, { recursive: true });
+    writeFileSync(
+      join(CACHE, 'package.json'),
+      `${JSON.stringify({ private: true, overrides: { '@hono/node-server': NODE_SERVER } }, null, 2)}\n`,
+    );
     const npm = spawnSync(
       'npm',
       ['install', '--prefix', CACHE, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', spec],
       { stdio: ['ignore', 'inherit', 'inherit'] },
     );
-    if (npm.status !== 0 || !existsSync(ENTRY)) throw new Error(`could not install ${spec} into ${CACHE}`);
+    if (npm.status !== 0 || !existsSync(ENTRY) || installedVersion(NODE_SERVER_PACKAGE) !== NODE_SERVER)
+      throw new Error(`could not install ${spec} with @hono/node-server ${NODE_SERVER} into ${CACHE}`);
   }
-  const pkg = join(CACHE, 'node_modules', '@portkey-ai', 'gateway', 'package.json');
-  const { version } = JSON.parse(
-    spawnSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(pkg)}))`]).stdout.toString(),
-  ) as { version: string };
-  return { entry: ENTRY, version };
+  const version = installedVersion(join(CACHE, 'node_modules', '@portkey-ai', 'gateway', 'package.json'));
+  return { entry: ENTRY, version: version ?? 'unknown' };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,6 @@ import { freePort, onCore } from './child.js';
  * `BENCH_PORTKEY_VERSION` picks the version (default: the registry's latest at first install).
  */
 const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svc-router-bench', 'portkey');
-const ENTRY = join(CACHE, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
 
 /**
  * The `@hono/node-server` Portkey is installed with. Portkey asks for `^1.3.3`, which resolves to
@@ -22,7 +21,8 @@ const ENTRY = join(CACHE, 'node_modules', '@portkey-ai', 'gateway', 'build', 'st
  * range and serves its streams; pinned with npm `overrides` in the cache directory's package.json.
  */
 const NODE_SERVER = '1.14.1';
-const NODE_SERVER_PACKAGE = join(CACHE, 'node_modules', '@hono', 'node-server', 'package.json');
+const GATEWAY = join(CACHE, 'node_modules', '@portkey-ai', 'gateway');
+const ENTRY = join(GATEWAY, 'build', 'start-server.js');
 
 /** The `version` field of an installed package's package.json, or undefined when it is not there. */
 function installedVersion(packageJson: string): string | undefined {
@@ -30,11 +30,22 @@ function installedVersion(packageJson: string): string | undefined {
   return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
 }
 
+/** The `@hono/node-server` the gateway loads: its own copy if npm nested one, else the hoisted one. */
+function nodeServerVersion(): string | undefined {
+  const nested = join(GATEWAY, 'node_modules', '@hono', 'node-server', 'package.json');
+  return (
+    installedVersion(nested) ??
+    installedVersion(join(CACHE, 'node_modules', '@hono', 'node-server', 'package.json'))
+  );
+}
+
 /** The installed gateway's entry script and version; installs it when missing or on another node-server. */
 export function ensurePortkey(): { entry: string; version: string } {
-  if (!existsSync(ENTRY) || installedVersion(NODE_SERVER_PACKAGE) !== NODE_SERVER) {
+  if (!existsSync(ENTRY) || nodeServerVersion() !== NODE_SERVER) {
     const spec = `@portkey-ai/gateway@${process.env.BENCH_PORTKEY_VERSION ?? 'latest'}`;
     process.stderr.write(`bench: installing ${spec} (@hono/node-server ${NODE_SERVER}) into ${CACHE}\n`);
+    // a clean install: over an earlier one, npm may leave its node-server in place and nest another
+    rmSync(join(CACHE, 'node_modules'), { recursive: true, force: true });
     mkdirSync(CACHE, { recursive: true });
     writeFileSync(
       join(CACHE, 'package.json'),
@@ -45,10 +56,10 @@ export function ensurePortkey(): { entry: string; version: string } {
       ['install', '--prefix', CACHE, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', spec],
       { stdio: ['ignore', 'inherit', 'inherit'] },
     );
-    if (npm.status !== 0 || !existsSync(ENTRY) || installedVersion(NODE_SERVER_PACKAGE) !== NODE_SERVER)
+    if (npm.status !== 0 || !existsSync(ENTRY) || nodeServerVersion() !== NODE_SERVER)
       throw new Error(`could not install ${spec} with @hono/node-server ${NODE_SERVER} into ${CACHE}`);
   }
-  const version = installedVersion(join(CACHE, 'node_modules', '@portkey-ai', 'gateway', 'package.json'));
+  const version = installedVersion(join(GATEWAY, 'package.json'));
   return { entry: ENTRY, version: version ?? 'unknown' };
 }
 

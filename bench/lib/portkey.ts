@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, onCore } from './child.js';
 
@@ -10,24 +10,34 @@ import { freePort, onCore } from './child.js';
  * directory outside the repository (never a dependency of this one), as .ci/run installs node@24.
  * `BENCH_PORTKEY_VERSION` picks the version (default: the registry's latest at first install).
  */
-const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svc-router-bench', 'portkey');
+// an XDG_CACHE_HOME that is empty or relative is ignored, as the XDG spec says: a relative one would
+// put the install (and the node_modules it removes to reinstall) under the working directory
+const XDG = process.env.XDG_CACHE_HOME;
+const CACHE = join(XDG && isAbsolute(XDG) ? XDG : join(homedir(), '.cache'), 'svc-router-bench', 'portkey');
 
 /**
  * The `@hono/node-server` Portkey is installed with. Portkey asks for `^1.3.3`, which resolves to
  * 1.19; from 1.14.2 on, a Response made over a stream takes its init's Headers as they are, so the
  * Response Portkey wraps around the upstream's stream keeps the upstream's immutable headers, and
  * Portkey's own header writes (`updateHeaders`) throw `TypeError: immutable` on every streamed answer
- * (Portkey-AI/gateway#1389, #1550). 1.14.1, the last release before that change, is within Portkey's
- * range and serves its streams; pinned with npm `overrides` in the cache directory's package.json.
+ * (Portkey-AI/gateway#1389 for chat completions, #1550 for `/v1/responses`). 1.14.1, the last release
+ * before that change, is within 1.15.2's range and serves its streams; pinned with npm `overrides` in
+ * the cache directory's package.json (which apply whatever range another Portkey version declares).
  */
 const NODE_SERVER = '1.14.1';
 const GATEWAY = join(CACHE, 'node_modules', '@portkey-ai', 'gateway');
 const ENTRY = join(GATEWAY, 'build', 'start-server.js');
 
-/** The `version` field of an installed package's package.json, or undefined when it is not there. */
+/**
+ * The `version` field of an installed package's package.json, or undefined when it is not there or
+ * cannot be read (an install cut short): either way, a reason to install again.
+ */
 function installedVersion(packageJson: string): string | undefined {
-  if (!existsSync(packageJson)) return undefined;
-  return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
+  try {
+    return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `@hono/node-server` the gateway loads: its own copy if npm nested one, else the hoisted one. */
@@ -39,10 +49,15 @@ function nodeServerVersion(): string | undefined {
   );
 }
 
-/** The installed gateway's entry script and version; installs it when missing or on another node-server. */
+/**
+ * The installed gateway's entry script and version; installs it when missing, or again (the same
+ * version unless `BENCH_PORTKEY_VERSION` names one) when it loads another node-server.
+ */
 export function ensurePortkey(): { entry: string; version: string } {
   if (!existsSync(ENTRY) || nodeServerVersion() !== NODE_SERVER) {
-    const spec = `@portkey-ai/gateway@${process.env.BENCH_PORTKEY_VERSION ?? 'latest'}`;
+    const version =
+      process.env.BENCH_PORTKEY_VERSION ?? installedVersion(join(GATEWAY, 'package.json')) ?? 'latest';
+    const spec = `@portkey-ai/gateway@${version}`;
     process.stderr.write(`bench: installing ${spec} (@hono/node-server ${NODE_SERVER}) into ${CACHE}\n`);
     // a clean install: over an earlier one, npm may leave its node-server in place and nest another
     rmSync(join(CACHE, 'node_modules'), { recursive: true, force: true });
@@ -56,8 +71,14 @@ export function ensurePortkey(): { entry: string; version: string } {
       ['install', '--prefix', CACHE, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', spec],
       { stdio: ['ignore', 'inherit', 'inherit'] },
     );
-    if (npm.status !== 0 || !existsSync(ENTRY) || nodeServerVersion() !== NODE_SERVER)
-      throw new Error(`could not install ${spec} with @hono/node-server ${NODE_SERVER} into ${CACHE}`);
+    if (npm.status !== 0 || !existsSync(ENTRY))
+      throw new Error(`could not install ${spec} into ${CACHE} (npm exited with ${npm.status})`);
+    const loaded = nodeServerVersion();
+    // npm before 8.3 ignores `overrides`
+    if (loaded !== NODE_SERVER)
+      throw new Error(
+        `${spec} in ${CACHE} loads @hono/node-server ${loaded ?? '(none)'}, not ${NODE_SERVER}: is npm 8.3 or later?`,
+      );
   }
   const version = installedVersion(join(GATEWAY, 'package.json'));
   return { entry: ENTRY, version: version ?? 'unknown' };

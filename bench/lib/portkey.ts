@@ -8,7 +8,8 @@ import { freePort, onCore } from './child.js';
 /**
  * `@portkey-ai/gateway`, the comparison gateway of bench/all.ts: installed on first use into a cache
  * directory outside the repository (never a dependency of this one), as .ci/run installs node@24.
- * `BENCH_PORTKEY_VERSION` picks the version (default: the registry's latest at first install).
+ * `BENCH_PORTKEY_VERSION` picks the version when it installs (default: the registry's latest at first
+ * install); a copy already installed is used as it is, whatever that variable says.
  */
 // an XDG_CACHE_HOME that is empty or relative is ignored, as the XDG spec says: a relative one would
 // put the install (and the node_modules it removes to reinstall) under the working directory

@@ -1,3 +1,4 @@
+import { isPromise } from '@svc/router';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { anthropicErrorBody } from '../anthropic/anthropic-error.js';
 import { AnthropicEventWriter, type AnthropicStreamEvent } from '../anthropic/to-anthropic-events.js';
@@ -20,7 +21,9 @@ import type { StreamFormat } from './send-stream.js';
  */
 export function registerMessagesRoute(app: FastifyInstance, ctx: ProxyContext): void {
   app.post('/v1/messages', { errorHandler: anthropicErrors }, async (request, reply) => {
-    const caller = await ctx.authenticate(request, bodyModel(request.body));
+    // a caller known at once (a warm key) is taken without an await: one is a promise and a turn
+    const found = ctx.authenticate(request, bodyModel(request.body));
+    const caller = isPromise(found) ? await found : found;
     // Anthropic's `metadata` is the request's own (loose): its `tags` are read like a chat request's
     const tags = requestTags(
       (request.body as { metadata?: unknown } | null)?.metadata,

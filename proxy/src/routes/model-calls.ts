@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { CallControl, HiddenParams, SpeechResponse, Usage } from '@svc/router';
+import { type CallControl, type HiddenParams, isPromise, type SpeechResponse, type Usage } from '@svc/router';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyModel } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
@@ -73,7 +73,9 @@ export function registerModelCallRoutes(app: FastifyInstance, ctx: ProxyContext)
 
 function modelCallHandler(ctx: ProxyContext, invoke: Invoke, route: string) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    const caller = await ctx.authenticate(request, bodyModel(request.body));
+    // a caller known at once (a warm key) is taken without an await: one is a promise and a turn
+    const found = ctx.authenticate(request, bodyModel(request.body));
+    const caller = isPromise(found) ? await found : found;
     const given = modelCallBody(request.body);
     const tags = requestTags(given.metadata, request.headers[TAGS_HEADER]);
     // the router reads the tags (tag filtering) from the request's metadata, the header's included

@@ -1,3 +1,4 @@
+import { isPromise } from '@svc/router';
 import {
   chatCompletionToResponse,
   type InputItem,
@@ -83,7 +84,9 @@ const dontStore = async (): Promise<void> => {};
 
 function createHandler(ctx: ProxyContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    const caller = await ctx.authenticate(request, bodyModel(request.body));
+    // a caller known at once (a warm key) is taken without an await: one is a promise and a turn
+    const found = ctx.authenticate(request, bodyModel(request.body));
+    const caller = isPromise(found) ? await found : found;
     const parsed = parseResponsesRequest(request.body);
     const previous = parsed.previous_response_id
       ? await ownedResponse(ctx, caller, parsed.previous_response_id)

@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, ChatCompletionStream } from '@svc/router';
+import { type ChatCompletionChunk, type ChatCompletionStream, isPromise } from '@svc/router';
 import type { FastifyReply } from 'fastify';
 import type { DisconnectRead } from '../config/general-settings.js';
 import type { CallAbort } from '../http/call-abort.js';
@@ -91,10 +91,13 @@ export async function sendStream(
       }
       if (!readOn.more(Buffer.byteLength(frame))) break;
     }
-    const last = await format.end();
+    // awaited only when a promise: an await of a string or a boolean is still a promise and a turn
+    const ending = format.end();
+    const last = typeof ending === 'string' ? ending : await ending;
     if (clientHere()) {
       end = WHOLE;
-      await writer.write(last);
+      const open = writer.write(last);
+      if (isPromise(open)) await open;
     }
   } catch (error) {
     if (clientHere()) {
@@ -111,14 +114,24 @@ export async function sendStream(
   return closeBooks(call, stream, answer, end);
 }
 
-/** Charges what the stream's answer is charged (`DeliveredAnswer`), and closes the call's books. */
-async function closeBooks(
+/**
+ * Charges what the stream's answer is charged (`DeliveredAnswer`), and closes the call's books: at
+ * once when the upstream reported usage (nearly every stream), after the count when it did not.
+ */
+function closeBooks(
   call: StreamCall,
   stream: ChatCompletionStream,
   answer: DeliveredAnswer,
   end: AnswerEnd,
-): Promise<void> {
+): void | Promise<void> {
+  const close = (charge: Charge) => call.ledger.answered(stream._hidden_params, charge, end);
+  let charge: Charge | Promise<Charge>;
+  try {
+    charge = answer.charge(call.request, (usage) => stream.costOf(usage));
+  } catch {
+    charge = UNCOUNTED;
+  }
   // a count that fails (it never should) must not leave the call's books open
-  const charge = await answer.charge(call.request, (usage) => stream.costOf(usage)).catch(() => UNCOUNTED);
-  call.ledger.answered(stream._hidden_params, charge, end);
+  if (isPromise(charge)) return charge.catch(() => UNCOUNTED).then(close);
+  close(charge);
 }

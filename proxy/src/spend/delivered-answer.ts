@@ -32,14 +32,18 @@ export class DeliveredAnswer {
 
   /**
    * What the answer is charged: the upstream's usage, else the counted tokens of `request`'s prompt and
-   * the delivered text; `costOf` prices it (the stream's `costOf`: its deployment's prices).
+   * the delivered text; `costOf` prices it (the stream's `costOf`: its deployment's prices). At once
+   * when the upstream reported usage; a promise only when the tokens must be counted.
    */
-  async charge(
+  charge(
     request: Readonly<Record<string, unknown>>,
     costOf: (usage: Usage) => number,
-  ): Promise<Charge> {
+  ): Charge | Promise<Charge> {
     if (this.usage) return { usage: this.usage, cost: costOf(this.usage), estimated: false };
-    const usage = await countedUsage(request, this.#text);
-    return { usage, cost: costOf(usage), estimated: true };
+    return countedUsage(request, this.#text).then((usage) => ({
+      usage,
+      cost: costOf(usage),
+      estimated: true,
+    }));
   }
 }

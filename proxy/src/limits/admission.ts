@@ -18,8 +18,16 @@ import {
 import type { OwnerCaches } from './owner-caches.js';
 import type { RateLimits } from './rate-limits.js';
 
-/** Lets a call through the caller's model list, rate limits and budget, and opens its ledger. */
-export type Admit = (caller: Caller, facts: CallFacts, signal: CallSignal) => Promise<CallLedger>;
+/**
+ * Lets a call through the caller's model list, rate limits and budget, and opens its ledger: at once
+ * when nothing must be waited for (its owners in memory, no rate limit, budgets with room), else a
+ * promise. A refusal is thrown or rejected: await what it returns.
+ */
+export type Admit = (
+  caller: Caller,
+  facts: CallFacts,
+  signal: CallSignal,
+) => CallLedger | Promise<CallLedger>;
 
 /** Whom a call is charged to besides its key: the owners with something to enforce, and the team's organization. */
 interface Charged {
@@ -135,27 +143,99 @@ export function createAdmission(deps: {
     return chargedFrom(key, ids, { team, user, customer, organization });
   };
 
-  return async (caller, facts, signal) => {
-    // the key's, its team's (authentication brought it) or the token's model lists
-    checkModelAccess(caller, facts.model, accessGroups?.(), wildcardFor?.(facts.model));
-    const found = chargedOf(caller, facts.endUser);
-    const charged = isPromise(found) ? await found : found;
-    const current = periods ? currentPeriods(periods, charged.owners) : charged.owners;
-    const owners = isPromise(current) ? await current : current;
-    const reservations: BudgetReservation[] = [];
-    // each step awaits only when it has something to wait for: an await costs a turn of jobs
+  /**
+   * Takes the owners' rate limits, then reserves their budgets (settling those reserved if one
+   * refuses), from `from` on: the path of a call that must wait for one of them.
+   */
+  const reserveWaiting = async (
+    owners: LimitedOwner[],
+    reservations: BudgetReservation[],
+    from: number,
+    signal: CallSignal,
+  ): Promise<BudgetReservation[]> => {
     try {
-      for (const owner of owners) if (limits.applies(owner)) await limits.admit(owner);
-      for (const owner of owners)
+      if (from === 0) for (const owner of owners) if (limits.applies(owner)) await limits.admit(owner);
+      for (let i = from; i < owners.length; i++) {
+        const owner = owners[i]!;
         reservations.push(budgets.tryAdmit(owner) ?? (await budgets.admit(owner, signal)));
+      }
     } catch (error) {
       for (const reservation of reservations) reservation.settle(0);
       throw error;
     }
-    return new CallLedger(
+    return reservations;
+  };
+
+  /**
+   * The owners' reservations: at once when no rate limit applies and every budget has room (the
+   * common call), else `reserveWaiting`'s promise. Each step waits only when it has something to wait
+   * for: an await costs promises and a turn of jobs.
+   */
+  const reserve = (
+    owners: LimitedOwner[],
+    signal: CallSignal,
+  ): BudgetReservation[] | Promise<BudgetReservation[]> => {
+    const reservations: BudgetReservation[] = [];
+    for (const owner of owners)
+      if (limits.applies(owner)) return reserveWaiting(owners, reservations, 0, signal);
+    try {
+      for (let i = 0; i < owners.length; i++) {
+        const reservation = budgets.tryAdmit(owners[i]!);
+        if (reservation === undefined) return reserveWaiting(owners, reservations, i, signal);
+        reservations.push(reservation);
+      }
+    } catch (error) {
+      for (const reservation of reservations) reservation.settle(0);
+      throw error;
+    }
+    return reservations;
+  };
+
+  // plain functions passed what they use: the common call (nothing to wait for) makes no closure
+  const ledgerOf = (
+    caller: Caller,
+    charged: Charged,
+    owners: LimitedOwner[],
+    reservations: BudgetReservation[],
+    facts: CallFacts,
+  ): CallLedger =>
+    new CallLedger(
       { owners, reservations, limits, sink, now, caller, teamOrganizationId: charged.teamOrganizationId },
       facts,
     );
+
+  const openLedger = (
+    caller: Caller,
+    charged: Charged,
+    owners: LimitedOwner[],
+    facts: CallFacts,
+    signal: CallSignal,
+  ): CallLedger | Promise<CallLedger> => {
+    const reserved = reserve(owners, signal);
+    return isPromise(reserved)
+      ? reserved.then((reservations) => ledgerOf(caller, charged, owners, reservations, facts))
+      : ledgerOf(caller, charged, owners, reserved, facts);
+  };
+
+  const admitCharged = (
+    caller: Caller,
+    charged: Charged,
+    facts: CallFacts,
+    signal: CallSignal,
+  ): CallLedger | Promise<CallLedger> => {
+    const current = periods ? currentPeriods(periods, charged.owners) : charged.owners;
+    return isPromise(current)
+      ? current.then((owners) => openLedger(caller, charged, owners, facts, signal))
+      : openLedger(caller, charged, current, facts, signal);
+  };
+
+  return (caller, facts, signal) => {
+    // the key's, its team's (authentication brought it) or the token's model lists
+    checkModelAccess(caller, facts.model, accessGroups?.(), wildcardFor?.(facts.model));
+    const found = chargedOf(caller, facts.endUser);
+    return isPromise(found)
+      ? found.then((charged) => admitCharged(caller, charged, facts, signal))
+      : admitCharged(caller, found, facts, signal);
   };
 }
 

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { isPromise } from '@svc/router';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'undici';
 import { DEFAULT_DISCONNECT_READ } from '../config/general-settings.js';
@@ -75,7 +76,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
     });
     const state = request.svc;
     const abort = new CallAbort(reply);
-    const ledger = await ctx.admit(
+    const admitted = ctx.admit(
       caller,
       {
         callId: state.callId,
@@ -88,6 +89,7 @@ function passThroughHandler(ctx: ProxyContext, endpoint: PassThroughEndpoint, ag
       },
       abort.upstream,
     );
+    const ledger = isPromise(admitted) ? await admitted : admitted;
     const refusal = unpricedRefusal(
       endpoint,
       head,

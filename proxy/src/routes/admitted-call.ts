@@ -1,4 +1,4 @@
-import { type CallControl, type ChatCompletionStream, MAX_MODEL_CHARS } from '@svc/router';
+import { type CallControl, type ChatCompletionStream, isPromise, MAX_MODEL_CHARS } from '@svc/router';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import { DEFAULT_DISCONNECT_READ, type DisconnectRead } from '../config/general-settings.js';
@@ -68,7 +68,8 @@ export async function admitAndRoute<T>(
     traceId: state.traceId,
     tags: admission.tags,
   };
-  const ledger = await ctx.admit(caller, facts, abort.upstream);
+  const admitted = ctx.admit(caller, facts, abort.upstream);
+  const ledger = isPromise(admitted) ? await admitted : admitted;
   const result = await routedCall(state, ledger, abort, admission.prompt, () =>
     invoke(callControl(ledger, abort.upstream, caller, ctx.router.getAccessGroups())),
   );

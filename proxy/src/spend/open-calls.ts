@@ -1,4 +1,6 @@
+import { isPromise } from '@svc/router';
 import type { Admit } from '../limits/admission.js';
+import type { CallLedger } from './call-ledger.js';
 import type { SpendSink } from './spend-entry.js';
 
 /**
@@ -11,11 +13,14 @@ export class OpenCalls {
 
   /** `admit`, counting each call it lets through as open. */
   admitting(admit: Admit): Admit {
-    return (caller, facts, signal) =>
-      admit(caller, facts, signal).then((ledger) => {
-        this.#open++;
-        return ledger;
-      });
+    const opened = (ledger: CallLedger): CallLedger => {
+      this.#open++;
+      return ledger;
+    };
+    return (caller, facts, signal) => {
+      const admitted = admit(caller, facts, signal);
+      return isPromise(admitted) ? admitted.then(opened) : opened(admitted);
+    };
   }
 
   /** `sink`, counting each row it takes as a call closed. */

@@ -93,7 +93,7 @@ export async function sendStream(
     }
     // awaited only when a promise: an await of a string or a boolean is still a promise and a turn
     const ending = format.end();
-    const last = typeof ending === 'string' ? ending : await ending;
+    const last = isPromise(ending) ? await ending : ending;
     if (clientHere()) {
       end = WHOLE;
       const open = writer.write(last);
@@ -124,7 +124,6 @@ function closeBooks(
   answer: DeliveredAnswer,
   end: AnswerEnd,
 ): void | Promise<void> {
-  const close = (charge: Charge) => call.ledger.answered(stream._hidden_params, charge, end);
   let charge: Charge | Promise<Charge>;
   try {
     charge = answer.charge(call.request, (usage) => stream.costOf(usage));
@@ -132,6 +131,9 @@ function closeBooks(
     charge = UNCOUNTED;
   }
   // a count that fails (it never should) must not leave the call's books open
-  if (isPromise(charge)) return charge.catch(() => UNCOUNTED).then(close);
-  close(charge);
+  if (isPromise(charge))
+    return charge
+      .catch(() => UNCOUNTED)
+      .then((counted) => call.ledger.answered(stream._hidden_params, counted, end));
+  call.ledger.answered(stream._hidden_params, charge, end);
 }

@@ -2,7 +2,7 @@
 // For each tree (a checkout of this repository, built; default this one), starts its
 // bench/proxy-server.ts on core 0 (spend on Postgres, BENCH_DATABASE_URL or the local one, so that all
 // of a call's work is on the profiled main thread; the upstream and autocannon on core 1), warms it
-// up, then, for plain and for streamed calls at 50 connections with a virtual key, measures the CPU
+// up, then, for plain and for streamed calls at 50 connections (BENCH_CONNS) with a virtual key, measures the CPU
 // per call over an unprofiled load run and takes a CPU profile of its main thread over a second one
 // (bench/lib/profiler.ts). Each profile's samples are grouped by what runs them, and each group's
 // share is scaled to the CPU per call measured unprofiled (the profiler's own cost is spread over all
@@ -19,6 +19,7 @@ import { type ChatMode, loadTarget } from './lib/gateway-load.js';
 import { startProfile, stopProfile } from './lib/profiler.js';
 import { startTreeProxy } from './lib/tree-proxy.js';
 
+const CONNS = Number(process.env.BENCH_CONNS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DIR = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'svc-profile-'));
@@ -124,11 +125,11 @@ async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatM
   const target = { name: tree, url, meterUrl, headers: { authorization: `Bearer ${key}` } };
   const result = new Map<ChatMode, Map<string, number>>();
   for (const mode of ['plain', 'streaming'] as const) {
-    await loadTarget(target, mode, 50, 2); // warm-up: JIT, connections, caches
+    await loadTarget(target, mode, CONNS, 2); // warm-up: JIT, connections, caches
     if (HEAP) {
       const file = join(DIR, `${basename(tree)}-${mode}.heapprofile`);
       await startProfile(meterUrl, 'heap');
-      await loadTarget(target, mode, 50, SECONDS);
+      await loadTarget(target, mode, CONNS, SECONDS);
       const requests = await stopProfile(meterUrl, file);
       const { groups, total } = groupBytes(
         (JSON.parse(readFileSync(file, 'utf8')) as { head: AllocationNode }).head,
@@ -140,10 +141,10 @@ async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatM
       continue;
     }
     // the CPU per call unprofiled, then a profiled run for the shares (the profiler costs CPU itself)
-    const run = await loadTarget(target, mode, 50, SECONDS);
+    const run = await loadTarget(target, mode, CONNS, SECONDS);
     const file = join(DIR, `${basename(tree)}-${mode}.cpuprofile`);
     await startProfile(meterUrl);
-    await loadTarget(target, mode, 50, SECONDS);
+    await loadTarget(target, mode, CONNS, SECONDS);
     await stopProfile(meterUrl, file);
     const { groups, total } = groupTimes(JSON.parse(readFileSync(file, 'utf8')) as Profile);
     // each group's share of the profile, times the CPU per call measured unprofiled
@@ -163,7 +164,7 @@ try {
   for (const tree of trees) results.push(await profileTree(tree, upstreamUrl));
   for (const mode of ['plain', 'streaming'] as const) {
     const what = HEAP ? 'bytes the gateway allocates per call' : 'µs of gateway CPU per call';
-    process.stdout.write(`\n${mode} call, ${what} (main thread, 50 connections)\n\n`);
+    process.stdout.write(`\n${mode} call, ${what} (main thread, ${CONNS} connections)\n\n`);
     process.stdout.write(`| where | ${trees.map((t) => basename(t)).join(' | ')} |\n`);
     process.stdout.write(`|---|${trees.map(() => '---:').join('|')}|\n`);
     const rows = [...GROUPS.map(([name]) => name), TOTAL_ROW];

@@ -1,13 +1,18 @@
 // The pass-through baseline of bench/proxy.ts, in its own process: node:http in front of an undici Pool
-// to the upstream, forwarding each request's body and piping the answer back, with no auth, no parsing
+// to the upstream, forwarding each request's body and writing the answer back, with no auth, no parsing
 // and no logging: the floor any gateway pays for the extra hop. `GET /__cpu` reports its CPU use.
 // It runs with the V8 flags the gateway sets (tuneV8ForGateway): with V8's defaults its CPU per call
 // settled at start-up at one of two levels (about 50 or 77 µs a plain call on Node 24, 60 or 97 on
 // Node 20; one start in two at the lower one in #27's tenth pass), and a ratio to it moved with them;
 // with the flags it stays at the lower one (docs/benchmarks.md, "Warm-up and the baseline's V8 flags").
+// The answer goes through undici's `stream()`, which writes the body into the response as it comes,
+// with no readable in between. Until #27's twenty-seventh pass it went through `request()` and
+// `stream.pipeline()`, which makes an AbortController per call and aborts it when the pipe ends:
+// Node builds a DOMException, its stack trace included, each time, and a pass-through call cost 40 to
+// 80 µs more of CPU (about 1.5 times the bare figure), which every gateway ratio was measured against
+// ("A baseline that paid for pipeline()", docs/benchmarks.md).
 // Usage: passthrough-server.ts <upstream URL>; prints its URL, serves until killed.
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
-import { pipeline } from 'node:stream';
 import { Pool } from 'undici';
 import { tuneV8ForGateway } from '../proxy/src/v8-tuning.js';
 import { CpuMeter } from './lib/cpu-meter.js';
@@ -32,16 +37,18 @@ const server = createServer((req, res) => {
   if (meter.answer(req, res)) return;
   meter.requests++;
   pool
-    .request({
-      path: req.url ?? '/',
-      method: 'POST',
-      headers: pick(req.headers, REQUEST_HEADERS) as Record<string, string>,
-      body: req,
-    })
-    .then((answer) => {
-      res.writeHead(answer.statusCode, pick(answer.headers as IncomingHttpHeaders, RESPONSE_HEADERS));
-      pipeline(answer.body, res, () => {});
-    })
+    .stream(
+      {
+        path: req.url ?? '/',
+        method: 'POST',
+        headers: pick(req.headers, REQUEST_HEADERS) as Record<string, string>,
+        body: req,
+      },
+      ({ statusCode, headers }) => {
+        res.writeHead(statusCode, pick(headers as IncomingHttpHeaders, RESPONSE_HEADERS));
+        return res;
+      },
+    )
     .catch(() => {
       if (!res.headersSent) res.writeHead(502);
       res.end();

@@ -11,11 +11,20 @@
 // all alike; a server's first round often runs 10 to 30% above its others (a 6 s warm-up did not change
 // that), which the median leaves out. Prints each tree's CPU µs per call (the median over all its
 // processes' rounds, and each process's median and rounds) and req/s. Options: --mode plain|streaming
-// (default plain), --conns N (default 10), --jwt (a team token instead of the virtual key), --starts N.
+// (default plain), --conns N (default 10), --jwt (a team token instead of the virtual key), --starts N,
+// --pass-through (the same body to the pass-through endpoint `/openai`, its usage read, instead of
+// the model route).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { firstLine, spawnScript } from './lib/child.js';
-import { type ChatMode, type GatewayTarget, loadTarget } from './lib/gateway-load.js';
+import {
+  CHAT_BODIES,
+  CHAT_PATH,
+  type ChatMode,
+  type GatewayTarget,
+  type LoadRequest,
+  loadTarget,
+} from './lib/gateway-load.js';
 import { median } from './lib/stats.js';
 import { startTreeProxy } from './lib/tree-proxy.js';
 
@@ -26,9 +35,13 @@ const { values, positionals } = parseArgs({
     conns: { type: 'string', default: '10' },
     jwt: { type: 'boolean', default: false },
     starts: { type: 'string', default: '2' },
+    'pass-through': { type: 'boolean', default: false },
   },
 });
 const mode = values.mode as ChatMode;
+const request: LoadRequest = values['pass-through']
+  ? { path: `/openai${CHAT_PATH}`, body: CHAT_BODIES[mode] }
+  : mode;
 const connections = Number(values.conns);
 const starts = Number(values.starts);
 if (!Number.isInteger(starts) || starts < 1)
@@ -72,16 +85,17 @@ try {
   const upstreamUrl = await firstLine(upstream);
   for (let start = 0; start < starts; start++)
     for (const spec of specs) servers.push(await startServer(spec, upstreamUrl));
-  for (const server of servers) await loadTarget(server.target, mode, connections, WARMUP_SECONDS);
+  for (const server of servers) await loadTarget(server.target, request, connections, WARMUP_SECONDS);
   for (let round = 0; round < ROUNDS; round++) {
     for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-      const run = await loadTarget(server.target, mode, connections, SECONDS);
+      const run = await loadTarget(server.target, request, connections, SECONDS);
       server.cpuUs.push(run.cpuUs);
       server.rps.push(run.rps);
     }
   }
   console.log(
-    `${mode} calls, ${connections} connections${values.jwt ? ', team JWT' : ', virtual key'}: ` +
+    `${mode} calls${values['pass-through'] ? ' through the pass-through endpoint' : ''}, ` +
+      `${connections} connections${values.jwt ? ', team JWT' : ', virtual key'}: ` +
       `gateway CPU µs per call, ${starts} process(es) per tree, ${ROUNDS} interleaved rounds of ${SECONDS} s`,
   );
   console.log('| tree | CPU/call (median) | each process (median; its rounds) | req/s (median) |');

@@ -53,6 +53,8 @@ const proxy = await startProxy({
       // driver reads this process's address line off stdout and drops the log lines around it
       log_level: (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info',
       ...(databaseUrl && { database_url: databaseUrl, database_schema: 'svc_bench_proxy' }),
+      // the upstream as a pass-through endpoint too, its usage read (`npm run bench:ab -- --pass-through`)
+      pass_through_endpoints: [{ path: '/openai', target: upstreamUrl, provider: 'openai' }],
     },
   },
   port: 0,

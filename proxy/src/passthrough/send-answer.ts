@@ -1,4 +1,4 @@
-import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { type AnswerUsage, catalogCost, type HiddenParams, usageReader } from '@svc/router';
 import type { FastifyReply } from 'fastify';
@@ -99,8 +99,14 @@ export function sendTargetAnswer(
   reply.code(answer.statusCode).headers(answerHeaders(answer.headers));
   if (!tap || !toClient) return reply.send(answer.body);
   // a cut upstream ends the tap with its error, and so the reply (cut) too; the client leaving ends
-  // only `toClient`, so that the tap can read on
-  pipeline(answer.body, tap.stage, () => undefined);
+  // only `toClient`, so that the tap can read on. Piped, not pipeline()d: pipeline makes an
+  // AbortController per call and aborts it at the end, and Node builds a DOMException with its stack
+  // trace for that (40 to 80 µs a call on a 2-core machine, more than the pipe itself)
+  answer.body.once('error', (error) => tap.stage.destroy(error));
+  tap.stage.once('close', () => {
+    if (!answer.body.readableEnded) answer.body.destroy();
+  });
+  answer.body.pipe(tap.stage);
   tap.stage.once('error', (error) => toClient.destroy(error));
   tap.stage.pipe(toClient);
   return reply.send(toClient);

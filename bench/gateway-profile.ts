@@ -10,12 +10,14 @@
 // BENCH_PROFILE_DIR (where the .cpuprofile files go; default a temporary directory). With `--heap`, the
 // bytes each call allocates instead (V8's sampling heap profiler, objects since collected counted;
 // `.heapprofile` files), grouped the same way: unlike CPU time, a figure that barely moves between runs.
+// With `--pass-through`, a first column for the bare pass-through the gateway benches measure against
+// (bench/passthrough-server.ts), profiled the same way: where the gateway's CPU goes beyond it.
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstLine, spawnScript, stopChild } from './lib/child.js';
-import { type ChatMode, loadTarget } from './lib/gateway-load.js';
+import { type ChatMode, type GatewayTarget, loadTarget } from './lib/gateway-load.js';
 import { startProfile, stopProfile } from './lib/profiler.js';
 import { startTreeProxy } from './lib/tree-proxy.js';
 
@@ -26,9 +28,11 @@ const DIR = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'svc-pro
 mkdirSync(DIR, { recursive: true });
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const HEAP = process.argv.includes('--heap');
+const PASS = process.argv.includes('--pass-through');
+const PASS_THROUGH = 'pass-through';
 const trees = process.argv
   .slice(2)
-  .filter((a) => a !== '--heap')
+  .filter((a) => a !== '--heap' && a !== '--pass-through')
   .map((t) => resolve(t));
 if (trees.length === 0) trees.push(here);
 
@@ -119,15 +123,17 @@ function groupTimes(profile: Profile): { groups: Map<string, number>; total: num
 
 const TOTAL_ROW = HEAP ? 'total (bytes allocated per call)' : 'total (process CPU per call, measured)';
 
-async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatMode, Map<string, number>>> {
-  const proxy = await startTreeProxy(tree, upstreamUrl, { cpu: 0, databaseUrl: PG_URL });
-  const { url, key, meterUrl } = proxy;
-  const target = { name: tree, url, meterUrl, headers: { authorization: `Bearer ${key}` } };
+/** Profiles (or heap-profiles) plain and streamed calls to `target`, whose profiler answers at `meterUrl`. */
+async function profileTarget(
+  target: GatewayTarget,
+  meterUrl: string,
+  label: string,
+): Promise<Map<ChatMode, Map<string, number>>> {
   const result = new Map<ChatMode, Map<string, number>>();
   for (const mode of ['plain', 'streaming'] as const) {
     await loadTarget(target, mode, CONNS, 2); // warm-up: JIT, connections, caches
     if (HEAP) {
-      const file = join(DIR, `${basename(tree)}-${mode}.heapprofile`);
+      const file = join(DIR, `${label}-${mode}.heapprofile`);
       await startProfile(meterUrl, 'heap');
       await loadTarget(target, mode, CONNS, SECONDS);
       const requests = await stopProfile(meterUrl, file);
@@ -137,12 +143,12 @@ async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatM
       const perCall = new Map([...groups].map(([name, bytes]) => [name, bytes / requests]));
       perCall.set(TOTAL_ROW, total / requests);
       result.set(mode, perCall);
-      process.stderr.write(`heap profile: ${tree} ${mode}: ${requests} calls, ${file}\n`);
+      process.stderr.write(`heap profile: ${label} ${mode}: ${requests} calls, ${file}\n`);
       continue;
     }
     // the CPU per call unprofiled, then a profiled run for the shares (the profiler costs CPU itself)
     const run = await loadTarget(target, mode, CONNS, SECONDS);
-    const file = join(DIR, `${basename(tree)}-${mode}.cpuprofile`);
+    const file = join(DIR, `${label}-${mode}.cpuprofile`);
     await startProfile(meterUrl);
     await loadTarget(target, mode, CONNS, SECONDS);
     await stopProfile(meterUrl, file);
@@ -151,22 +157,45 @@ async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatM
     const perCall = new Map([...groups].map(([name, us]) => [name, (us / total) * run.cpuUs]));
     perCall.set(TOTAL_ROW, run.cpuUs);
     result.set(mode, perCall);
-    process.stderr.write(`profile: ${tree} ${mode}: ${Math.round(run.rps)} req/s, ${file}\n`);
+    process.stderr.write(`profile: ${label} ${mode}: ${Math.round(run.rps)} req/s, ${file}\n`);
   }
-  await proxy.stop();
   return result;
+}
+
+async function profileTree(tree: string, upstreamUrl: string): Promise<Map<ChatMode, Map<string, number>>> {
+  const proxy = await startTreeProxy(tree, upstreamUrl, { cpu: 0, databaseUrl: PG_URL });
+  const { url, key, meterUrl } = proxy;
+  const target = { name: tree, url, meterUrl, headers: { authorization: `Bearer ${key}` } };
+  try {
+    return await profileTarget(target, meterUrl, basename(tree));
+  } finally {
+    await proxy.stop();
+  }
+}
+
+/** The same for this checkout's bare pass-through (bench/passthrough-server.ts), the bench's baseline. */
+async function profilePassThrough(upstreamUrl: string): Promise<Map<ChatMode, Map<string, number>>> {
+  const server = spawnScript('passthrough-server.ts', [upstreamUrl], { cpu: 0 });
+  try {
+    const url = await firstLine(server);
+    return await profileTarget({ name: PASS_THROUGH, url, meterUrl: url, headers: {} }, url, PASS_THROUGH);
+  } finally {
+    await stopChild(server);
+  }
 }
 
 const upstream = spawnScript('fast-upstream.ts', [], { cpu: 1 });
 try {
   const upstreamUrl = await firstLine(upstream);
   const results: Array<Map<ChatMode, Map<string, number>>> = [];
+  if (PASS) results.push(await profilePassThrough(upstreamUrl));
   for (const tree of trees) results.push(await profileTree(tree, upstreamUrl));
+  const columns = [...(PASS ? [PASS_THROUGH] : []), ...trees.map((t) => basename(t))];
   for (const mode of ['plain', 'streaming'] as const) {
     const what = HEAP ? 'bytes the gateway allocates per call' : 'µs of gateway CPU per call';
     process.stdout.write(`\n${mode} call, ${what} (main thread, ${CONNS} connections)\n\n`);
-    process.stdout.write(`| where | ${trees.map((t) => basename(t)).join(' | ')} |\n`);
-    process.stdout.write(`|---|${trees.map(() => '---:').join('|')}|\n`);
+    process.stdout.write(`| where | ${columns.join(' | ')} |\n`);
+    process.stdout.write(`|---|${columns.map(() => '---:').join('|')}|\n`);
     const rows = [...GROUPS.map(([name]) => name), TOTAL_ROW];
     for (const row of rows) {
       const cells = results.map((r) => (r.get(mode)!.get(row) ?? 0).toFixed(HEAP ? 0 : 1));

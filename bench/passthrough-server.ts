@@ -1,6 +1,7 @@
 // The pass-through baseline of bench/proxy.ts, in its own process: node:http in front of an undici Pool
 // to the upstream, forwarding each request's body and writing the answer back, with no auth, no parsing
-// and no logging: the floor any gateway pays for the extra hop. `GET /__cpu` reports its CPU use.
+// and no logging: the floor any gateway pays for the extra hop. `GET /__cpu` reports its CPU use, and
+// `/__profile/start` and `/stop` take a profile of it (lib/profiler.ts).
 // It runs with the V8 flags the gateway sets (tuneV8ForGateway): with V8's defaults its CPU per call
 // settled at start-up at one of two levels (about 50 or 77 µs a plain call on Node 24, 60 or 97 on
 // Node 20; one start in two at the lower one in #27's tenth pass), and a ratio to it moved with them;
@@ -16,6 +17,7 @@ import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from
 import { Pool } from 'undici';
 import { tuneV8ForGateway } from '../proxy/src/v8-tuning.js';
 import { CpuMeter } from './lib/cpu-meter.js';
+import { Profiler } from './lib/profiler.js';
 
 tuneV8ForGateway();
 
@@ -33,8 +35,11 @@ function pick(from: IncomingHttpHeaders, names: readonly string[]): OutgoingHttp
 }
 
 const meter = new CpuMeter();
+const profiler = new Profiler();
 const server = createServer((req, res) => {
   if (meter.answer(req, res)) return;
+  // (bench:profile -- --pass-through; the prefix test keeps URL parsing off the calls it measures)
+  if (req.url?.startsWith('/__profile') && profiler.answer(req, res, () => meter.requests)) return;
   meter.requests++;
   pool
     .stream(

@@ -2,11 +2,11 @@
 // For each tree (a checkout of this repository, built; default this one), starts its
 // bench/proxy-server.ts on core 0 (spend on Postgres, BENCH_DATABASE_URL or the local one, so that all
 // of a call's work is on the profiled main thread; the upstream and autocannon on core 1), warms it
-// up, then, for plain and for streamed calls at 50 connections (BENCH_CONNS) with a virtual key, measures the CPU
-// per call over an unprofiled load run and takes a CPU profile of its main thread over a second one
-// (bench/lib/profiler.ts). Each profile's samples are grouped by what runs them, and each group's
-// share is scaled to the CPU per call measured unprofiled (the profiler's own cost is spread over all
-// groups). Prints one Markdown table per mode, a column per tree. Env: BENCH_SECONDS (default 8),
+// up, then, for plain and for streamed calls at 50 connections (BENCH_CONNS) with a virtual key,
+// measures the CPU per call over an unprofiled load run and takes a CPU profile of its main thread
+// over a second one (bench/lib/profiler.ts). Each profile's samples are grouped by what runs them,
+// and each group's share is scaled to the CPU per call measured unprofiled (the profiler's own cost
+// is spread over all groups). Prints one Markdown table per mode, a column per tree. Env: BENCH_SECONDS (default 8),
 // BENCH_PROFILE_DIR (where the .cpuprofile files go; default a temporary directory). With `--heap`, the
 // bytes each call allocates instead (V8's sampling heap profiler, objects since collected counted;
 // `.heapprofile` files), grouped the same way: unlike CPU time, a figure that barely moves between runs.
@@ -22,6 +22,8 @@ import { startProfile, stopProfile } from './lib/profiler.js';
 import { startTreeProxy } from './lib/tree-proxy.js';
 
 const CONNS = Number(process.env.BENCH_CONNS ?? 50);
+if (!Number.isInteger(CONNS) || CONNS < 1)
+  throw new Error(`BENCH_CONNS must be a whole number of connections, not ${process.env.BENCH_CONNS}`);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DIR = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'svc-profile-'));

@@ -9,8 +9,8 @@
 // The answer goes through undici's `stream()`, which writes the body into the response as it comes,
 // with no readable in between. Until #27's twenty-seventh pass it went through `request()` and
 // `stream.pipeline()`, which makes an AbortController per call and aborts it when the pipe ends:
-// Node builds a DOMException, its stack trace included, each time, and a pass-through call cost 40 to
-// 80 µs more of CPU (about 1.5 times the bare figure), which every gateway ratio was measured against
+// Node builds a DOMException, its stack trace included, each time, and a pass-through call cost 30 to
+// 90 µs more of CPU (1.3 to 1.9 times the bare figure), which every gateway ratio was measured against
 // ("A baseline that paid for pipeline()", docs/benchmarks.md).
 // Usage: passthrough-server.ts <upstream URL>; prints its URL, serves until killed.
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';

@@ -415,6 +415,28 @@ describe.each(ENGINES)('pass-through endpoints and budgets (%s)', (engine) => {
     }
   });
 
+  it('cuts the reply and books a failure when the target cuts a stream whose usage it reads', async () => {
+    upstream.setBehavior('/ant/v1/messages', { usage: USAGE, stream: { cutAfter: 3 } });
+    try {
+      const { key, keyHash } = await newKey({ max_budget: 10 });
+      const res = await fetch(`${t.url}/anthropic/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(message(PRICED, { stream: true })),
+        signal: AbortSignal.timeout(5000),
+      });
+      expect(res.status).toBe(200);
+      // the client's read fails (a cut reply), it does not wait for an end that never comes
+      await expect(res.text()).rejects.toThrow();
+      const row = await firstRowOf(keyHash);
+      expect(row).toMatchObject({ stream: true, status: 'failure' });
+      expect(row.error_code).not.toBe('client_closed');
+      await eventually(() => expect(upstream.inFlight).toBe(0));
+    } finally {
+      upstream.setBehavior('/ant/v1/messages', { usage: USAGE });
+    }
+  });
+
   it('charges a client that left before the target answered its prompt, counted, system prompt too', async () => {
     upstream.setBehavior('/ant/v1/messages', { usage: USAGE, delayMs: 5_000 });
     try {

@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, finished as streamEnded } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { type AnswerUsage, catalogCost, type HiddenParams, usageReader } from '@svc/router';
 import type { FastifyReply } from 'fastify';
@@ -98,11 +98,14 @@ export function sendTargetAnswer(
   else reply.raw.once('close', closed);
   reply.code(answer.statusCode).headers(answerHeaders(answer.headers));
   if (!tap || !toClient) return reply.send(answer.body);
-  // a cut upstream ends the tap with its error, and so the reply (cut) too; the client leaving ends
-  // only `toClient`, so that the tap can read on. Piped, not pipeline()d: pipeline makes an
-  // AbortController per call and aborts it at the end, and Node builds a DOMException with its stack
-  // trace for that (40 to 80 µs a call on a 2-core machine, more than the pipe itself)
-  answer.body.once('error', (error) => tap.stage.destroy(error));
+  // a cut upstream (an error, or a close before the end) ends the tap with its error, and so the
+  // reply (cut) too; the client leaving ends only `toClient`, so that the tap can read on. Piped,
+  // with the ends passed on by hand, not pipeline()d: pipeline makes an AbortController per call and
+  // aborts it at the end, for which Node builds a DOMException with its stack trace (with it a
+  // pass-through call cost about 1.4 to 1.6 times the CPU, docs/benchmarks.md)
+  streamEnded(answer.body, { writable: false }, (error) => {
+    if (error) tap.stage.destroy(error);
+  });
   tap.stage.once('close', () => {
     if (!answer.body.readableEnded) answer.body.destroy();
   });

@@ -13,8 +13,13 @@
 // 90 µs more of CPU (1.3 to 1.9 times the bare figure), which every gateway ratio was measured against
 // ("A baseline that paid for pipeline()", docs/benchmarks.md).
 // Usage: passthrough-server.ts <upstream URL>; prints its URL, serves until killed.
-import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
-import { Pool } from 'undici';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
+import { type Dispatcher, Pool } from 'undici';
 import { tuneV8ForGateway } from '../proxy/src/v8-tuning.js';
 import { CpuMeter } from './lib/cpu-meter.js';
 import { Profiler } from './lib/profiler.js';
@@ -34,6 +39,12 @@ function pick(from: IncomingHttpHeaders, names: readonly string[]): OutgoingHttp
   return out;
 }
 
+// one factory for every call, the response as its `opaque`: no closure per call
+const answerInto: Dispatcher.StreamFactory<ServerResponse> = ({ statusCode, headers, opaque }) => {
+  opaque.writeHead(statusCode, pick(headers as IncomingHttpHeaders, RESPONSE_HEADERS));
+  return opaque;
+};
+
 const meter = new CpuMeter();
 const profiler = new Profiler();
 const server = createServer((req, res) => {
@@ -48,11 +59,9 @@ const server = createServer((req, res) => {
         method: 'POST',
         headers: pick(req.headers, REQUEST_HEADERS) as Record<string, string>,
         body: req,
+        opaque: res,
       },
-      ({ statusCode, headers }) => {
-        res.writeHead(statusCode, pick(headers as IncomingHttpHeaders, RESPONSE_HEADERS));
-        return res;
-      },
+      answerInto,
     )
     .catch(() => {
       if (!res.headersSent) res.writeHead(502);

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RedisStore, type RedisStoreError } from '../../src/index.js';
 import { storeContract } from '../../src/testing/index.js';
 import { closedPort, startProxy } from '../support/tcp-faults.js';
-import { connected, flushNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
+import { connected, flushNamespace, monitorNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
 
 const namespace = uniqueNamespace('store');
 const PASSWORD = 'hunter2-redis-secret';
@@ -18,19 +18,12 @@ storeContract({
 
 /** The commands clients send for keys of this namespace, in order. */
 async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
-  const client = new Redis(REDIS_URL);
-  const monitor = await client.monitor();
-  const seen: string[] = [];
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    // the commands a script runs inside Redis are listed too, from `lua`: they cost no round trip
-    if (source !== 'lua' && args.some((a) => a.startsWith(`${namespace}:`)))
-      seen.push(args[0]!.toLowerCase());
-  });
+  const monitor = await monitorNamespace(namespace);
   await run();
   await new Promise((resolve) => setTimeout(resolve, 30)); // MONITOR lines trail the replies
-  monitor.disconnect();
-  client.disconnect();
-  return seen;
+  monitor.stop();
+  // the commands a script runs inside Redis are listed too, from `lua`: they cost no round trip
+  return monitor.commands.filter((c) => c.source !== 'lua').map((c) => c.args[0]!.toLowerCase());
 }
 
 const rejection = (promise: Promise<unknown>): Promise<RedisStoreError> =>

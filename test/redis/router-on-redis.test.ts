@@ -14,7 +14,7 @@ import { useMock } from '../helpers.js';
 import { ask, deployment, firstChoice } from '../resilience/helpers.js';
 import { exposeGc } from '../support/expose-gc.js';
 import { closedPort, startBlackHole, startProxy } from '../support/tcp-faults.js';
-import { flushNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
+import { flushNamespace, monitorNamespace, REDIS_URL, uniqueNamespace } from './helpers.js';
 
 const namespace = uniqueNamespace('router');
 const onRedis: RouterSettings = { redis_url: REDIS_URL, cache_kwargs: { namespace } };
@@ -45,23 +45,6 @@ function recordingLogger(): Logger & { lines: string[] } {
   return { lines, debug: log, info: log, warn: log, error: log };
 }
 
-/** Commands Redis receives that touch this namespace, counted with MONITOR. */
-async function monitorNamespace(): Promise<{ commands: string[][]; stop(): Promise<void> }> {
-  const client = new Redis(REDIS_URL);
-  const monitor = await client.monitor();
-  const commands: string[][] = [];
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (args.some((a) => a.startsWith(`${namespace}:`))) commands.push(args);
-  });
-  return {
-    commands,
-    stop: async () => {
-      monitor.disconnect();
-      client.disconnect();
-    },
-  };
-}
-
 const timed = async <T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> => {
   const start = performance.now();
   const value = await fn();
@@ -85,13 +68,13 @@ describe('routers on one Redis', () => {
   it('reads a group’s cooldowns with one Redis command per call, its keys on one hash slot', async () => {
     const router = new Router(mocked('x', 'y', 'z'), onRedis);
     await ask(router); // connected
-    const monitor = await monitorNamespace();
+    const monitor = await monitorNamespace(namespace);
     for (let i = 0; i < 5; i++) await ask(router);
     await new Promise((resolve) => setTimeout(resolve, 50)); // MONITOR lines arrive after the replies
-    await monitor.stop();
+    monitor.stop();
     await router.close();
     expect(monitor.commands).toHaveLength(5);
-    for (const [command, ...keys] of monitor.commands) {
+    for (const [command, ...keys] of monitor.commands.map((c) => c.args)) {
       expect(command?.toLowerCase()).toBe('mget');
       expect(keys).toEqual(['x', 'y', 'z'].map((id) => `${namespace}:cooldown:{gpt-4o}:${id}`));
     }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryStore, Router, type RouterError } from '../../src/index.js';
 import { useMock } from '../helpers.js';
 import { ask, deployment, firstChoice } from '../resilience/helpers.js';
@@ -109,7 +109,8 @@ describe('runtime deployments', () => {
       },
     );
     const call = ask(router);
-    await new Promise((r) => setTimeout(r, 40));
+    // once `b` serves the call `a` failed (not after a fixed wait, which a loaded machine outran)
+    await vi.waitFor(() => expect(router.getDeployments()[1]!.in_flight).toBe(1), { interval: 2 });
     const during = router.getDeployments();
     await call;
     await new Promise((r) => setTimeout(r, 120));

@@ -13,7 +13,7 @@ import {
 } from './jwt-caller.js';
 import type { KeyCache } from './key-cache.js';
 import type { TeamCache, TeamStatus } from './team-cache.js';
-import { sameDigest, secretDigest } from './virtual-key.js';
+import { hashKey, sameDigest } from './virtual-key.js';
 
 /** How callers are recognised. */
 export interface AuthOptions {
@@ -63,7 +63,7 @@ const ignore = (): void => undefined;
  */
 export function createAuthenticate(options: AuthOptions): Authenticate {
   const { keys, teams, now, jwt } = options;
-  const masterKeyDigest = options.masterKey === undefined ? undefined : secretDigest(options.masterKey);
+  const masterKeyDigest = options.masterKey === undefined ? undefined : hashKey(options.masterKey);
   // A bearer value shaped as a JWT cannot be a master key that is not: such values skip the master key's
   // digest (a SHA-256 of the whole token, about 1.7 µs; the JWT module hashes the token for its own
   // cache). Through timing the branch reveals the value's shape, which its sender knows, and one fixed
@@ -104,13 +104,13 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
   /** The caller of a master or virtual key; undefined for a credential the JWT module decides. */
   const keyCaller = (request: AuthInput, presented: string): Caller | Promise<Caller> | undefined => {
     if (jwt && !masterLooksLikeJwt && looksLikeJwt(presented)) return undefined;
-    // one hash serves both: the master key comparison and (as hex, = hashKey) the key lookup
-    const digest = secretDigest(presented);
+    // one hash serves both: the master key comparison and the key lookup
+    const digest = hashKey(presented);
     if (masterKeyDigest && sameDigest(digest, masterKeyDigest)) return remembered(request, MASTER);
     if (jwt && isForJwt(jwt, presented)) return undefined;
     let caller: Caller | Promise<Caller>;
     try {
-      caller = asKey(digest.toString('hex'));
+      caller = asKey(digest);
     } catch (error) {
       caller = Promise.reject(error);
     }

@@ -46,10 +46,11 @@ import {
   type LoadRun,
   latencyRun,
   loadTarget,
+  warmUp,
 } from './lib/gateway-load.js';
 import { ensurePortkey, portkeyHeaders, startPortkey } from './lib/portkey.js';
 import { medianBy } from './lib/stats.js';
-import { WARMUP_CALLS } from './lib/warm-up.js';
+import { GATEWAY_WARMUP_CONNECTIONS, GATEWAY_WARMUP_SECONDS, WARMUP_CALLS } from './lib/warm-up.js';
 import type { SpendFigures } from './spend.js';
 import { spendTable } from './spend.js';
 
@@ -370,7 +371,7 @@ function showRatio(paired: ReturnType<typeof pairedRatio>): string {
  * cell's ratio is the median of its rounds' ratios (`pairedRatio`), its req/s its median round. All servers stay up meanwhile, each idle while another is measured.
  */
 async function measureRounds(targets: Array<{ target: GatewayTarget; latency: boolean }>, results: Results) {
-  for (const { target } of targets) for (const mode of MODES) await loadTarget(target, mode, 10, 1); // warm-up
+  for (const { target } of targets) for (const mode of MODES) await warmUp(target, mode);
   const runs = new Map<string, LoadRun[]>();
   const latencyRuns = new Map<string, LatencyRun[]>();
   const pacedRuns = new Map<string, LatencyRun[]>();
@@ -485,7 +486,8 @@ async function gateway(upstreamUrl: string): Promise<Results> {
   say(`### Gateway: req/s as a ratio to a bare undici pass-through (${machine})`);
   say();
   say(
-    `autocannon ${SECONDS} s per cell after a 1 s warm-up, every server on the measured core (one measured at a time), ` +
+    `autocannon ${SECONDS} s per cell after a warm-up of ${GATEWAY_WARMUP_SECONDS} s per target and mode at ` +
+      `${GATEWAY_WARMUP_CONNECTIONS} connections (bench/lib/warm-up.ts; until #27's twenty-eighth pass, 1 s at 10), every server on the measured core (one measured at a time), ` +
       `in front of bench/fast-upstream.ts; ${ROUNDS} rounds, the servers taking turns on each cell within a round. Each ratio is ` +
       "the median of the rounds' ratios (a server's run over the pass-through's of the same round, minutes apart at most, " +
       "so that the machine's drift falls on both), their range in brackets; req/s and CPU below are the median round's. " +
@@ -703,7 +705,7 @@ async function workers(upstreamUrl: string): Promise<void> {
         headers: { authorization: `Bearer ${vkey}` },
       };
       for (const mode of MODES) {
-        await loadTarget(target, mode, 10, 1);
+        await warmUp(target, mode);
         note(`workers ${n} ${mode}`);
         results.set(`${n}|${mode}`, await loadTarget(target, mode, 50, SECONDS));
       }
@@ -716,7 +718,7 @@ async function workers(upstreamUrl: string): Promise<void> {
   say();
   say(
     'The CLI (proxy/dist/cli/main.js) with a virtual key, spend on Postgres, Redis for cooldowns and rate limits; ' +
-      `autocannon 50 connections, ${SECONDS} s. The whole cluster (primary and workers) runs on the measured core, so ` +
+      `autocannon 50 connections, ${SECONDS} s, after a warm-up of ${GATEWAY_WARMUP_SECONDS} s a mode. The whole cluster (primary and workers) runs on the measured core, so ` +
       'on this 2-core machine the figure is what a second worker costs, not what a second core gives.',
   );
   say();

@@ -6,10 +6,10 @@
 // 2): two processes of the same tree differ by up to about 10% in CPU per call here (four of one tree
 // measured 130 to 144 µs a plain call, taking turns in one run), so one process per tree cannot
 // tell a change of that size from the luck of a start. After a warm-up of each server
-// (BENCH_WARMUP_SECONDS, default 2), BENCH_ROUNDS rounds (default 5) load each server in turn for
+// (`BENCH_GATEWAY_WARMUP` s, default 20: lib/warm-up.ts), BENCH_ROUNDS rounds (default 5) load each server in turn for
 // BENCH_SECONDS (default 4), the order reversed every other round, so that the machine's drift falls on
-// all alike; a server's first round often runs 10 to 30% above its others (a 6 s warm-up did not change
-// that), which the median leaves out. Prints each tree's CPU µs per call (the median over all its
+// all alike; with the 2 s warm-up of earlier passes a server's first round often ran 10 to 30% above
+// its others, which the median left out. Prints each tree's CPU µs per call (the median over all its
 // processes' rounds, and each process's median and rounds) and req/s. Options: --mode plain|streaming
 // (default plain), --conns N (default 10), --jwt (a team token instead of the virtual key), --starts N,
 // --pass-through (the same body to the pass-through endpoint `/openai`, its usage read, instead of
@@ -24,6 +24,7 @@ import {
   type GatewayTarget,
   type LoadRequest,
   loadTarget,
+  warmUp,
 } from './lib/gateway-load.js';
 import { median } from './lib/stats.js';
 import { startTreeProxy } from './lib/tree-proxy.js';
@@ -47,7 +48,6 @@ const starts = Number(values.starts);
 if (!Number.isInteger(starts) || starts < 1)
   throw new Error(`--starts must be a whole number >= 1, got ${values.starts}`);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const specs = positionals.length > 0 ? positionals : ['.'];
@@ -85,7 +85,7 @@ try {
   const upstreamUrl = await firstLine(upstream);
   for (let start = 0; start < starts; start++)
     for (const spec of specs) servers.push(await startServer(spec, upstreamUrl));
-  for (const server of servers) await loadTarget(server.target, request, connections, WARMUP_SECONDS);
+  for (const server of servers) await warmUp(server.target, request);
   for (let round = 0; round < ROUNDS; round++) {
     for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
       const run = await loadTarget(server.target, request, connections, SECONDS);

@@ -2,7 +2,7 @@
 // For each tree (a checkout of this repository, built; default this one), starts its
 // bench/proxy-server.ts on core 0 (spend on Postgres, BENCH_DATABASE_URL or the local one, so that all
 // of a call's work is on the profiled main thread; the upstream and autocannon on core 1), warms it
-// up, then, for plain and for streamed calls at 50 connections (BENCH_CONNS) with a virtual key,
+// up (`BENCH_GATEWAY_WARMUP` s a mode, lib/warm-up.ts), then, for plain and for streamed calls at 50 connections (BENCH_CONNS) with a virtual key,
 // measures the CPU per call over an unprofiled load run and takes a CPU profile of its main thread
 // over a second one (bench/lib/profiler.ts). Each profile's samples are grouped by what runs them,
 // and each group's share is scaled to the CPU per call measured unprofiled (the profiler's own cost
@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstLine, spawnScript, stopChild } from './lib/child.js';
-import { type ChatMode, type GatewayTarget, loadTarget } from './lib/gateway-load.js';
+import { type ChatMode, type GatewayTarget, loadTarget, warmUp } from './lib/gateway-load.js';
 import { startProfile, stopProfile } from './lib/profiler.js';
 import { startTreeProxy } from './lib/tree-proxy.js';
 
@@ -133,7 +133,7 @@ async function profileTarget(
 ): Promise<Map<ChatMode, Map<string, number>>> {
   const result = new Map<ChatMode, Map<string, number>>();
   for (const mode of ['plain', 'streaming'] as const) {
-    await loadTarget(target, mode, CONNS, 2); // warm-up: JIT, connections, caches
+    await warmUp(target, mode); // JIT (a minute or so of the gateway's: lib/warm-up.ts), connections, caches
     if (HEAP) {
       const file = join(DIR, `${label}-${mode}.heapprofile`);
       await startProfile(meterUrl, 'heap');

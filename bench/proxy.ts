@@ -15,14 +15,13 @@ import { BENCH_MASTER_KEY } from './lib/bench-keys.js';
 import { addressLine, firstLine, spawnScript, stopChild } from './lib/child.js';
 import { readCpu } from './lib/cpu-meter.js';
 import { firstBytes } from './lib/first-byte.js';
-import { loadTarget } from './lib/gateway-load.js';
+import { type GatewayTarget, loadTarget, warmUp } from './lib/gateway-load.js';
 import { median } from './lib/stats.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SERIAL_COUNT = Number(process.env.BENCH_SERIAL_COUNT ?? 200);
 const CONNECTIONS = 50;
-const WARMUP_SECONDS = 2;
 // the proxy writes spend rows every 0.5 s: wait for the run's last batch before reading its CPU
 const SETTLE_MS = 800;
 const PATHS: Record<Mode, string> = {
@@ -78,10 +77,14 @@ const headersOf = (target: Target) => ({
   authorization: target.authorization,
 });
 
+const asGateway = (target: Target): GatewayTarget => ({
+  ...target,
+  headers: { authorization: target.authorization },
+});
+const requestOf = (mode: Mode) => ({ path: PATHS[mode], body: BODIES[mode] });
+
 function load(target: Target, mode: Mode, seconds: number): Promise<Omit<Run, 'firstByteMs'>> {
-  const { url, meterUrl, authorization } = target;
-  const request = { path: PATHS[mode], body: BODIES[mode] };
-  return loadTarget({ ...target, url, meterUrl, headers: { authorization } }, request, CONNECTIONS, seconds);
+  return loadTarget(asGateway(target), requestOf(mode), CONNECTIONS, seconds);
 }
 
 async function measure(target: Target, mode: Mode): Promise<Run> {
@@ -121,7 +124,8 @@ try {
     { name: 'proxy', url: proxyUrl, meterUrl: proxyMeterUrl, authorization: `Bearer ${key}` },
     { name: 'proxy (JWT)', url: proxyUrl, meterUrl: proxyMeterUrl, authorization: `Bearer ${token}` },
   ];
-  for (const mode of MODES) for (const target of targets) await load(target, mode, WARMUP_SECONDS);
+  // the warm-up of every gateway bench (lib/warm-up.ts)
+  for (const mode of MODES) for (const target of targets) await warmUp(asGateway(target), requestOf(mode));
   for (let round = 0; round < ROUNDS; round++) {
     const modes = round % 2 === 0 ? MODES : [...MODES].reverse();
     const order = round % 2 === 0 ? targets : [...targets].reverse();

@@ -4,6 +4,7 @@ import { Pool } from 'undici';
 import { cpuUsPerRequest, readCpu } from './cpu-meter.js';
 import { procCpuUs } from './proc-cpu.js';
 import { load, paced, quantile } from './stats.js';
+import { GATEWAY_WARMUP_CONNECTIONS, GATEWAY_WARMUP_SECONDS } from './warm-up.js';
 
 /** A server a gateway bench sends load to. */
 export interface GatewayTarget {
@@ -87,6 +88,14 @@ export async function loadTarget(
     cpuUs,
     failed: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/**
+ * Warms `target` up for `request` as every gateway bench does before it measures (lib/warm-up.ts,
+ * `GATEWAY_WARMUP_SECONDS`); returns the warm-up's run.
+ */
+export function warmUp(target: GatewayTarget, request: LoadRequest): Promise<LoadRun> {
+  return loadTarget(target, request, GATEWAY_WARMUP_CONNECTIONS, GATEWAY_WARMUP_SECONDS);
 }
 
 /** Latency figures of one run, in µs. */

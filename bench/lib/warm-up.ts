@@ -7,14 +7,28 @@
  * per call of a process that has been serving a while. bench/all.ts prints the warm-up's CPU per call
  * beside the figures.
  */
-export const WARMUP_CALLS: number = warmUpCalls(process.env.BENCH_WARMUP);
+export const WARMUP_CALLS: number = wholeNumber('BENCH_WARMUP', 'calls', 15_000);
 
-function warmUpCalls(setting: string | undefined): number {
-  if (setting === undefined) return 15_000;
-  const calls = Number(setting);
-  if (setting.trim() === '' || !Number.isInteger(calls) || calls < 0)
-    throw new Error(
-      `BENCH_WARMUP must be a whole number of calls (0 or more), not ${JSON.stringify(setting)}`,
-    );
-  return calls;
+/**
+ * Seconds of load at `GATEWAY_WARMUP_CONNECTIONS` each gateway bench gives a server in each mode before
+ * it measures (`BENCH_GATEWAY_WARMUP`, default 20): bench, bench:proxy, bench:profile, bench:ab, the
+ * pass-through and Portkey alike. V8 compiles the gateway's call path for about a minute of saturated
+ * load: in the 5 s after a warm-up of 2 s it finished 388 optimizing compilations, on its worker
+ * threads, which share the measured core; in 10 s 30 s in, 156; after a minute, 1 to 20 per 10 s. Its
+ * CPU per call fell by about a fifth meanwhile, while the pass-through, a few functions, was warm
+ * within seconds: a gateway measured after 1 or 2 s was measured compiling, not serving as it does
+ * once it has served a minute ("The gateway's warm-up", docs/benchmarks.md). A gateway server gets
+ * this for each of its targets (virtual key, JWT) and modes, a minute or more in all.
+ */
+export const GATEWAY_WARMUP_SECONDS: number = wholeNumber('BENCH_GATEWAY_WARMUP', 'seconds', 20);
+/** Connections of the gateway warm-up: the busier of the benches' cells, so the code is the same. */
+export const GATEWAY_WARMUP_CONNECTIONS = 50;
+
+function wholeNumber(name: string, unit: string, fallback: number): number {
+  const setting = process.env[name];
+  if (setting === undefined) return fallback;
+  const value = Number(setting);
+  if (setting.trim() === '' || !Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a whole number of ${unit} (0 or more), not ${JSON.stringify(setting)}`);
+  return value;
 }

@@ -12,7 +12,8 @@
 // figure is a ratio to a baseline measured in the same run.
 // Env: BENCH_SECONDS (load run, default 5), BENCH_ROUNDS (library and gateway rounds, default 3), BENCH_LIB_COUNT (calls per library run, default 10000),
 // BENCH_LATENCY_COUNT (calls per latency cell, default 5000), BENCH_PACED_RATE (calls a second of the
-// part-load latency cells, default 1000),
+// part-load latency cells, default 1000), BENCH_GATEWAY_WARMUP (seconds of warm-up per gateway target and
+// mode, default 20: lib/warm-up.ts),
 // BENCH_SPEND_PREFILL (default 1,000,000: the spend rows' second table, on a log that long; 0 leaves it out),
 // BENCH_SKIP (comma list of library, gateway, unpinned, portkey, workers, spend), BENCH_DATABASE_URL (default the
 // local Postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379), BENCH_NO_WRITE=1 (print only).

@@ -1,19 +1,19 @@
 // bench/gateway-ab.ts (npm run bench:ab -- [options] <tree>[@NAME=value...] ...): the gateway's CPU per
-// call in several checkouts (or settings) side by side. Each tree (a checkout of this repository, built)
-// runs its bench/proxy-server.ts on core 0 (spend on Postgres, BENCH_DATABASE_URL or the local one;
-// `@NAME=value` adds an environment variable to that tree's server, e.g. `.@BENCH_LOG_LEVEL=warn`), all
-// of them up at once; the upstream and autocannon on core 1. Each tree is started `--starts` times (default
-// 2): two processes of the same tree differ by up to about 10% in CPU per call here (four of one tree
-// measured 130 to 144 µs a plain call, taking turns in one run), so one process per tree cannot
-// tell a change of that size from the luck of a start. After a warm-up of each server
-// (`BENCH_GATEWAY_WARMUP` s, default 20: lib/warm-up.ts), BENCH_ROUNDS rounds (default 5) load each server in turn for
-// BENCH_SECONDS (default 4), the order reversed every other round, so that the machine's drift falls on
-// all alike; with the 2 s warm-up of earlier passes a server's first round often ran 10 to 30% above
-// its others, which the median left out. Prints each tree's CPU µs per call (the median over all its
-// processes' rounds, and each process's median and rounds) and req/s. Options: --mode plain|streaming
-// (default plain), --conns N (default 10), --jwt (a team token instead of the virtual key), --starts N,
-// --pass-through (the same body to the pass-through endpoint `/openai`, its usage read, instead of
-// the model route).
+// call in several checkouts (or settings) side by side. Each tree (a checkout of this repository,
+// built) runs its bench/proxy-server.ts on core 0 (spend on Postgres, BENCH_DATABASE_URL or the local
+// one; `@NAME=value` adds an environment variable to that tree's server, e.g.
+// `.@BENCH_LOG_LEVEL=warn`), all of them up at once; the upstream and autocannon on core 1. Each tree
+// is started `--starts` times (default 2): two processes of the same tree differ by up to about 10% in
+// CPU per call here (four of one tree measured 130 to 144 µs a plain call, taking turns in one run), so
+// one process per tree cannot tell a change of that size from the luck of a start. After a warm-up of
+// each server (`BENCH_GATEWAY_WARMUP` s at 50 connections, default 20: lib/warm-up.ts), BENCH_ROUNDS
+// rounds (default 5) load each server in turn for BENCH_SECONDS (default 4), the order reversed every
+// other round, so that the machine's drift falls on all alike; with the 2 s warm-up of earlier passes a
+// server's first round often ran 10 to 30% above its others, which the median left out. Prints each
+// tree's CPU µs per call (the median over all its processes' rounds, and each process's median and
+// rounds) and req/s. Options: --mode plain|streaming (default plain), --conns N (default 10), --jwt (a
+// team token instead of the virtual key), --starts N, --pass-through (the same body to the pass-through
+// endpoint `/openai`, its usage read, instead of the model route).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { firstLine, spawnScript } from './lib/child.js';

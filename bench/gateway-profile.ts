@@ -1,17 +1,18 @@
 // bench/gateway-profile.ts (npm run bench:profile [-- <tree> ...]): where a gateway call's CPU goes.
 // For each tree (a checkout of this repository, built; default this one), starts its
 // bench/proxy-server.ts on core 0 (spend on Postgres, BENCH_DATABASE_URL or the local one, so that all
-// of a call's work is on the profiled main thread; the upstream and autocannon on core 1), warms it
-// up (`BENCH_GATEWAY_WARMUP` s a mode, lib/warm-up.ts), then, for plain and for streamed calls at 50 connections (BENCH_CONNS) with a virtual key,
-// measures the CPU per call over an unprofiled load run and takes a CPU profile of its main thread
-// over a second one (bench/lib/profiler.ts). Each profile's samples are grouped by what runs them,
-// and each group's share is scaled to the CPU per call measured unprofiled (the profiler's own cost
-// is spread over all groups). Prints one Markdown table per mode, a column per tree. Env: BENCH_SECONDS (default 8),
-// BENCH_PROFILE_DIR (where the .cpuprofile files go; default a temporary directory). With `--heap`, the
-// bytes each call allocates instead (V8's sampling heap profiler, objects since collected counted;
-// `.heapprofile` files), grouped the same way: unlike CPU time, a figure that barely moves between runs.
-// With `--pass-through`, a first column for the bare pass-through the gateway benches measure against
-// (bench/passthrough-server.ts), profiled the same way: where the gateway's CPU goes beyond it.
+// of a call's work is on the profiled main thread; the upstream and autocannon on core 1), warms it up
+// (`BENCH_GATEWAY_WARMUP` s a mode, lib/warm-up.ts), then, for plain and for streamed calls at 50
+// connections (BENCH_CONNS) with a virtual key, measures the CPU per call over an unprofiled load run
+// and takes a CPU profile of its main thread over a second one (bench/lib/profiler.ts). Each profile's
+// samples are grouped by what runs them, and each group's share is scaled to the CPU per call measured
+// unprofiled (the profiler's own cost is spread over all groups). Prints one Markdown table per mode, a
+// column per tree. Env: BENCH_SECONDS (default 8), BENCH_PROFILE_DIR (where the .cpuprofile files go;
+// default a temporary directory). With `--heap`, the bytes each call allocates instead (V8's sampling
+// heap profiler, objects since collected counted; `.heapprofile` files), grouped the same way: unlike
+// CPU time, a figure that barely moves between runs. With `--pass-through`, a first column for the bare
+// pass-through the gateway benches measure against (bench/passthrough-server.ts), profiled the same
+// way: where the gateway's CPU goes beyond it.
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';

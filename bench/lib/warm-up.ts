@@ -14,11 +14,11 @@ export const WARMUP_CALLS: number = wholeNumber('BENCH_WARMUP', 'calls', 15_000)
  * it measures (`BENCH_GATEWAY_WARMUP`, default 20): bench, bench:proxy, bench:profile, bench:ab, the
  * pass-through and Portkey alike. V8 compiles the gateway's call path for about a minute of saturated
  * load: in the 5 s after a warm-up of 2 s it finished 388 optimizing compilations, on its worker
- * threads, which share the measured core; in 10 s 30 s in, 156; after a minute, 1 to 20 per 10 s. Its
- * CPU per call fell by about a fifth meanwhile, while the pass-through, a few functions, was warm
- * within seconds: a gateway measured after 1 or 2 s was measured compiling, not serving as it does
- * once it has served a minute ("The gateway's warm-up", docs/benchmarks.md). A gateway server gets
- * this for each of its targets (virtual key, JWT) and modes, a minute or more in all.
+ * threads, which share the measured core; in 10 s 30 s in, 156; from 40 s on, 1 to 20 per 10 s. A
+ * mode's CPU per call reached its level after about 15 s of that mode's load, while the pass-through,
+ * a few functions, was warm within seconds: a gateway measured after 1 or 2 s was measured compiling,
+ * not serving as it does once it has served a while ("The gateway's warm-up", docs/benchmarks.md).
+ * `npm run bench` gives this to each target (virtual key, JWT) and mode, 80 s a gateway server in all.
  */
 export const GATEWAY_WARMUP_SECONDS: number = wholeNumber('BENCH_GATEWAY_WARMUP', 'seconds', 20);
 /** Connections of the gateway warm-up: the busier of the benches' cells, so the code is the same. */

@@ -65,8 +65,8 @@ export function createAuthenticate(options: AuthOptions): Authenticate {
   const { keys, teams, now, jwt } = options;
   const masterKeyDigest = options.masterKey === undefined ? undefined : hashKey(options.masterKey);
   // A bearer value shaped as a JWT cannot be a master key that is not: such values skip the master key's
-  // digest (a SHA-256 of the whole token, about 1.7 µs; the JWT module hashes the token for its own
-  // cache). Through timing the branch reveals the value's shape, which its sender knows, and one fixed
+  // digest (a SHA-256 of the whole token; the JWT module hashes the token for its own cache).
+  // Through timing the branch reveals the value's shape, which its sender knows, and one fixed
   // bit: whether the master key is shaped as a JWT (never its content or length).
   const masterLooksLikeJwt = options.masterKey !== undefined && looksLikeJwt(options.masterKey);
   // A key and its team found in memory (the common request) give the caller at once: each async

@@ -134,7 +134,7 @@ async function profileTarget(
 ): Promise<Map<ChatMode, Map<string, number>>> {
   const result = new Map<ChatMode, Map<string, number>>();
   for (const mode of ['plain', 'streaming'] as const) {
-    await warmUp(target, mode); // JIT (a minute or so of the gateway's: lib/warm-up.ts), connections, caches
+    await warmUp(target, mode); // JIT (lib/warm-up.ts), connections, caches
     if (HEAP) {
       const file = join(DIR, `${label}-${mode}.heapprofile`);
       await startProfile(meterUrl, 'heap');

@@ -69,7 +69,8 @@ export async function monitorNamespace(
   const commands: MonitoredCommand[] = [];
   let rest = '';
   await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
+    // `on`, not `once`: an error after MONITOR's `OK` must not go unhandled (a rejection then is a no-op)
+    socket.on('error', reject);
     socket.on('data', (text: string) => {
       const lines = (rest + text).split('\r\n');
       rest = lines.pop()!;

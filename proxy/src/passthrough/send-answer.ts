@@ -102,7 +102,7 @@ export function sendTargetAnswer(
   // reply (cut) too; the client leaving ends only `toClient`, so that the tap can read on. Piped,
   // with the ends passed on by hand, not pipeline()d: pipeline makes an AbortController per call and
   // aborts it at the end, for which Node builds a DOMException with its stack trace (with it a
-  // pass-through call cost about 1.4 to 1.6 times the CPU, docs/benchmarks.md)
+  // pass-through call cost 1.3 to 1.9 times the CPU, docs/benchmarks.md)
   streamEnded(answer.body, { writable: false }, (error) => {
     if (error) tap.stage.destroy(error);
   });
